@@ -1,0 +1,12 @@
+// The moon library: everything a program embedding the engine needs, in one include.
+#pragma once
+
+#include "moon/bitboard.hpp"
+#include "moon/expected.hpp"
+#include "moon/move.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/perft.hpp"
+#include "moon/position.hpp"
+#include "moon/rules.hpp"
+#include "moon/tables.hpp"

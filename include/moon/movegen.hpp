@@ -1,0 +1,72 @@
+// Legal move generation and bulk move counting, for every phase and variant.
+#pragma once
+
+#include "moon/bitboard.hpp"
+#include "moon/move.hpp"
+#include "moon/position.hpp"
+
+namespace moon {
+
+namespace detail {
+// Squares that may receive a placement: every empty square but the centre.
+constexpr Bitboard placement_targets(const Position& pos) { return pos.empty() & ~square_bb(centre); }
+
+// Destinations reached in direction d by moves of exactly `distance` squares grow one step at
+// a time through empty squares: step movement stops after the first.
+template <class V, class OnTargets>
+constexpr void for_each_movement_layer(const Position& pos, OnTargets&& on_targets) {
+  const Bitboard us = pos.pieces(pos.side_to_move());
+  const Bitboard empty = pos.empty();
+  for (int d = 0; d < orthogonal_directions; ++d) {
+    const Direction dir = Direction(d);
+    int distance = 1;
+    for (Bitboard targets = shift(us, dir) & empty; targets; targets = shift(targets, dir) & empty) {
+      on_targets(dir, distance++, targets);
+      if constexpr (!V::slide) break;
+    }
+  }
+}
+
+// The square `distance` steps back from `to` against direction d.
+constexpr Square origin(Square to, Direction d, int distance) {
+  constexpr int delta[] = {5, -5, 1, -1};
+  return to - delta[d] * distance;
+}
+}  // namespace detail
+
+// Appends every legal move of pos to list (which it clears first).
+template <class V>
+constexpr void generate_moves(const Position& pos, MoveList& list) {
+  list.clear();
+  if (pos.in_placement()) {
+    for (Square s : squares(detail::placement_targets(pos))) list.push(Move::placement(s));
+    return;
+  }
+  if (pos.is_over()) return;
+  detail::for_each_movement_layer<V>(pos, [&](Direction d, int distance, Bitboard targets) {
+    for (Square to : squares(targets)) list.push(Move::movement(detail::origin(to, d, distance), to));
+  });
+  if (list.empty()) list.push(Move::pass());
+}
+
+// The number of legal moves of pos, without listing them (perft's bulk count at the last ply).
+template <class V>
+constexpr int count_moves(const Position& pos) {
+  if (pos.in_placement()) return popcount(detail::placement_targets(pos));
+  if (pos.is_over()) return 0;
+  int n = 0;
+  detail::for_each_movement_layer<V>(pos, [&](Direction, int, Bitboard targets) { n += popcount(targets); });
+  return n ? n : 1;  // a blocked side's only move is the pass
+}
+
+inline MoveList legal_moves(const Position& pos) {
+  MoveList list;
+  with_variant(pos.rules(), [&](auto v) { generate_moves<decltype(v)>(pos, list); });
+  return list;
+}
+
+inline int count_moves(const Position& pos) {
+  return with_variant(pos.rules(), [&](auto v) { return count_moves<decltype(v)>(pos); });
+}
+
+}  // namespace moon

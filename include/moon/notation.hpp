@@ -1,0 +1,35 @@
+// Text forms of RULES.md: squares, moves and the position string.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "moon/expected.hpp"
+#include "moon/move.hpp"
+#include "moon/position.hpp"
+#include "moon/rules.hpp"
+
+namespace moon {
+
+inline constexpr std::string_view start_position_string = "5/5/5/5/5 x 12 12 0 1";
+
+std::string square_name(Square s);                   // "a1" .. "e5"
+Expected<Square> parse_square(std::string_view text);
+
+std::string to_string(Move m);                        // "b4", "b3c3", "0000"
+// Reads move text and checks that it is legal in pos; the error says why not.
+Expected<Move> parse_move(std::string_view text, const Position& pos);
+
+std::string to_string(const Position& pos);           // the position string, digits merged
+// Reads a position string under the given rules; nothing is built unless all of it is valid.
+Expected<Position> parse_position(std::string_view text, const Rules& rules = {});
+
+std::string to_string(Color c);                       // "x" or "o"
+std::string to_string(Result r);                      // "x wins", "o wins", "draw", "none"
+std::string to_string(Phase p);                       // "placement", "movement", "over"
+std::string squares_text(Bitboard b);                 // "b2 c2", lowest square first
+
+// Validates a clock limit from outside (command line, protocol, C API).
+Expected<Rules> make_rules(Movement movement, CaptureLines lines, int clock_limit);
+
+}  // namespace moon

@@ -1,0 +1,80 @@
+// Precomputed, compile-time tables: neighbours, rays and flank-capture masks.
+#pragma once
+
+#include <array>
+
+#include "moon/bitboard.hpp"
+
+namespace moon {
+
+// Squares orthogonally adjacent to each square.
+inline constexpr auto neighbours = [] {
+  std::array<Bitboard, square_count> table{};
+  for (Square s = 0; s < square_count; ++s)
+    for (int d = 0; d < orthogonal_directions; ++d) table[s] |= shift(square_bb(s), Direction(d));
+  return table;
+}();
+
+// rays[s][d]: the squares met walking from s in direction d, s itself excluded.
+inline constexpr auto rays = [] {
+  std::array<std::array<Bitboard, all_directions>, square_count> table{};
+  for (Square s = 0; s < square_count; ++s)
+    for (int d = 0; d < all_directions; ++d)
+      for (Bitboard b = shift(square_bb(s), Direction(d)); b; b = shift(b, Direction(d))) table[s][d] |= b;
+  return table;
+}();
+
+// One way a counter arriving on a square can capture: if every square of `run` holds an
+// opposing counter and `closer` holds one of the mover's, the run is captured. Runs along one
+// line are nested and at most one of them can be closed, so all candidates of a square may be
+// tested without branching and their results OR-ed together.
+struct Flank {
+  Bitboard run;
+  Bitboard closer;
+};
+
+// All candidate flanks of a destination square, for one set of capture lines.
+struct FlankSet {
+  static constexpr int capacity = 12;
+  std::array<Flank, capacity> flanks{};
+  int count = 0;
+};
+
+namespace detail {
+// Walks from s along direction d, adding a flank for every run length that leaves room for a
+// closer before the edge.
+constexpr void add_line_flanks(FlankSet& set, Square s, Direction d) {
+  Bitboard run = 0;
+  for (Bitboard b = shift(square_bb(s), d); b; b = shift(b, d)) {
+    const Bitboard next = shift(b, d);
+    run |= b;
+    if (!next) break;
+    set.flanks[set.count++] = Flank{run, next};
+  }
+}
+
+constexpr std::array<FlankSet, square_count> make_flank_table(int directions) {
+  std::array<FlankSet, square_count> table{};
+  for (Square s = 0; s < square_count; ++s)
+    for (int d = 0; d < directions; ++d) add_line_flanks(table[s], s, Direction(d));
+  return table;
+}
+}  // namespace detail
+
+inline constexpr auto orthogonal_flanks = detail::make_flank_table(orthogonal_directions);
+inline constexpr auto all_line_flanks = detail::make_flank_table(all_directions);
+
+// Counters of `them` captured when one of `us` (already standing on `to`) has just arrived there.
+template <bool Diagonal>
+constexpr Bitboard captures_at(Square to, Bitboard us, Bitboard them) {
+  const FlankSet& set = Diagonal ? all_line_flanks[to] : orthogonal_flanks[to];
+  Bitboard captured = 0;
+  for (int i = 0; i < set.count; ++i) {
+    const Flank f = set.flanks[i];
+    const bool closed = ((f.run & ~them) == 0) & ((f.closer & us) != 0);
+    captured |= f.run & (Bitboard{0} - Bitboard(closed));
+  }
+  return captured;
+}
+
+}  // namespace moon

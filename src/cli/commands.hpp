@@ -1,0 +1,11 @@
+// The moon program's commands: each takes the arguments after its name, returns an exit status.
+#pragma once
+
+#include "cli/options.hpp"
+
+namespace moon::cli {
+
+int perft_command(Args args);
+int show_command(Args args);
+
+}  // namespace moon::cli

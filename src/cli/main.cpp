@@ -1,0 +1,53 @@
+// The moon program: perft, position display and (as they land) search, play and protocol.
+#include <iostream>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.hpp"
+
+namespace {
+
+struct Command {
+  std::string_view name;
+  int (*run)(moon::cli::Args);
+  std::string_view summary;
+};
+
+constexpr Command commands[] = {
+    {"perft", moon::cli::perft_command, "count the leaves of the move tree (validate move generators)"},
+    {"show", moon::cli::show_command, "play moves, draw the board and list the legal moves with captures"},
+};
+
+void print_help(std::ostream& out) {
+  out << "moon: an engine for The Man in the Moon (McLoughlin Bros., 1890)\n"
+         "\n"
+         "Usage: moon <command> [options]\n"
+         "       moon <command> --help\n"
+         "\n"
+         "Commands:\n";
+  for (const Command& c : commands) {
+    out << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
+  }
+  out << "\nExamples:\n"
+         "  moon perft 6\n"
+         "  moon perft --divide --fen '1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9' 5\n"
+         "  moon show b4 c4\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    print_help(std::cerr);
+    return 2;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_help(std::cout);
+    return 0;
+  }
+  for (const Command& c : commands)
+    if (args[0] == c.name) return c.run(moon::cli::Args(args).subspan(1));
+  std::cerr << "moon: unknown command '" << args[0] << "'\nTry 'moon --help'.\n";
+  return 2;
+}

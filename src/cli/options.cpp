@@ -1,0 +1,85 @@
+#include "cli/options.hpp"
+
+#include <iostream>
+
+#include "moon/notation.hpp"
+
+namespace moon::cli {
+
+bool ArgReader::flag(std::string_view name) {
+  if (done()) return false;
+  const std::string_view arg = current();
+  if (arg == name) {
+    inline_value_.reset();
+  } else if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
+    inline_value_ = std::string(arg.substr(name.size() + 1));
+  } else {
+    return false;
+  }
+  last_flag_ = std::string(name);
+  ++index_;
+  return true;
+}
+
+Expected<std::string> ArgReader::value() {
+  if (inline_value_) {
+    std::string v = std::move(*inline_value_);
+    inline_value_.reset();
+    return v;
+  }
+  if (done()) return Error{last_flag_ + " needs a value"};
+  return std::string(args_[index_++]);
+}
+
+Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, std::int64_t low,
+                                 std::int64_t high) {
+  const std::string range = std::string(what) + " must be a whole number from " + std::to_string(low) + " to " +
+                            std::to_string(high) + ", not '" + std::string(text) + "'";
+  if (text.empty() || text.size() > 18) return Error{range};
+  std::int64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return Error{range};
+    value = value * 10 + (c - '0');
+  }
+  if (value < low || value > high) return Error{range};
+  return value;
+}
+
+Expected<bool> PositionOptions::consume(ArgReader& reader) {
+  if (reader.flag("--fen")) {
+    auto v = reader.value();
+    if (!v) return v.error();
+    fen = *v;
+    return true;
+  }
+  if (reader.flag("--slide")) {
+    rules.movement = Movement::slide;
+    return true;
+  }
+  if (reader.flag("--diagonal")) {
+    rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
+    return true;
+  }
+  if (reader.flag("--clock-limit")) {
+    auto v = reader.value();
+    if (!v) return v.error();
+    auto n = parse_int(*v, "--clock-limit", Rules::min_clock_limit, Rules::max_clock_limit);
+    if (!n) return n.error();
+    rules.clock_limit = int(*n);
+    return true;
+  }
+  return false;
+}
+
+Expected<Position> PositionOptions::position() const {
+  if (!fen) return Position::start(rules);
+  return parse_position(*fen, rules);
+}
+
+int usage_error(std::string_view command, std::string_view message) {
+  std::cerr << "moon " << command << ": " << message << "\n"
+            << "Try 'moon " << command << " --help'.\n";
+  return 2;
+}
+
+}  // namespace moon::cli

@@ -1,0 +1,60 @@
+// Command-line parsing shared by the moon program's commands.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "moon/expected.hpp"
+#include "moon/position.hpp"
+#include "moon/rules.hpp"
+
+namespace moon::cli {
+
+using Args = std::span<const std::string_view>;
+
+// Walks a command's arguments; flags take their value as the next argument or after '='.
+class ArgReader {
+ public:
+  explicit ArgReader(Args args) : args_(args) {}
+  bool done() const { return index_ >= args_.size(); }
+  std::string_view current() const { return args_[index_]; }
+  // True (and consumes it) when the current argument is `flag` or `flag=...`.
+  bool flag(std::string_view name);
+  // The value of the flag just matched by flag(); an error if there is none.
+  Expected<std::string> value();
+  void skip() { ++index_; }
+
+ private:
+  Args args_;
+  std::size_t index_ = 0;
+  std::optional<std::string> inline_value_;
+  std::string last_flag_;
+};
+
+// A whole number in [low, high] given on the command line; `what` names it in the message.
+Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, std::int64_t low,
+                                 std::int64_t high);
+
+// --fen, --slide, --diagonal, --clock-limit: the position a command starts from.
+struct PositionOptions {
+  std::optional<std::string> fen;
+  Rules rules;
+
+  // Consumes one of the options above at the reader's position: true if it was one of them.
+  Expected<bool> consume(ArgReader& reader);
+  Expected<Position> position() const;
+};
+
+inline constexpr std::string_view position_options_help =
+    "  --fen FEN          start from this position string (quote it); default: the start\n"
+    "  --slide            variant: counters slide like rooks instead of stepping one square\n"
+    "  --diagonal         variant: diagonal lines capture too\n"
+    "  --clock-limit N    moves without a capture that end the game (1-255; default 20)\n";
+
+// Prints "moon <command>: <message>" and a hint to standard error; returns exit status 2.
+int usage_error(std::string_view command, std::string_view message);
+
+}  // namespace moon::cli

@@ -1,0 +1,93 @@
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli/commands.hpp"
+#include "moon/notation.hpp"
+#include "moon/perft.hpp"
+
+namespace moon::cli {
+
+namespace {
+
+constexpr std::string_view name = "perft";
+constexpr std::string_view help =
+    "Usage: moon perft [options] DEPTH\n"
+    "\n"
+    "Counts the leaf nodes of the legal-move tree DEPTH plies deep (0-255).\n"
+    "The last line of standard output is 'Nodes searched: N'; time and speed go to\n"
+    "standard error, with progress while a long count runs on a terminal.\n"
+    "\n"
+    "Options:\n"
+    "  --divide           also print '<move>: <count>' for each legal root move\n"
+    "  --hash MB          use a transposition table of MB mebibytes (default 0: none)\n"
+    "  --threads N        count with N threads (default 1)\n";
+
+// Reads the value of the flag just matched as a whole number in [low, high].
+Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
+  const auto v = reader.value();
+  if (!v) return v.error();
+  return parse_int(*v, flag, low, high);
+}
+
+}  // namespace
+
+int perft_command(Args args) {
+  PositionOptions where;
+  PerftOptions options;
+  bool divide = false;
+  std::optional<int> depth;
+  for (ArgReader reader(args); !reader.done();) {
+    const auto consumed = where.consume(reader);
+    if (!consumed) return usage_error(name, consumed.error().message);
+    if (*consumed) continue;
+    if (reader.flag("--help") || reader.flag("-h")) {
+      std::cout << help << position_options_help;
+      return 0;
+    }
+    if (reader.flag("--divide")) {
+      divide = true;
+    } else if (reader.flag("--hash")) {
+      const auto mb = int_value(reader, "--hash", 0, std::int64_t(max_perft_hash_mb));
+      if (!mb) return usage_error(name, mb.error().message);
+      options.hash_mb = std::size_t(*mb);
+    } else if (reader.flag("--threads")) {
+      const auto n = int_value(reader, "--threads", 1, max_perft_threads);
+      if (!n) return usage_error(name, n.error().message);
+      options.threads = int(*n);
+    } else if (reader.current().size() > 1 && reader.current()[0] == '-') {
+      return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
+    } else if (depth) {
+      return usage_error(name, "more than one DEPTH given ('" + std::string(reader.current()) + "')");
+    } else {
+      const auto d = parse_int(reader.current(), "DEPTH", 0, max_perft_depth);
+      if (!d) return usage_error(name, d.error().message);
+      depth = int(*d);
+      reader.skip();
+    }
+  }
+  if (!depth) return usage_error(name, "missing DEPTH");
+  const auto pos = where.position();
+  if (!pos) return usage_error(name, pos.error().message);
+
+  const bool show_progress = isatty(STDERR_FILENO);
+  if (show_progress)
+    options.progress = [](std::size_t done, std::size_t total) {
+      std::cerr << "\rperft: " << done << "/" << total << " subtrees counted" << std::flush;
+    };
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = perft(*pos, *depth, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (show_progress) std::cerr << "\r\033[K" << std::flush;
+  if (!result) return usage_error(name, result.error().message);
+
+  if (divide)
+    for (const DivideEntry& entry : result->divide) std::cout << to_string(entry.move) << ": " << to_string(entry.nodes) << "\n";
+  std::cerr << std::fixed << std::setprecision(3) << "time " << seconds << " s, "
+            << std::setprecision(0) << double(result->nodes) / std::max(seconds, 1e-9) << " nodes/s\n";
+  std::cout << "Nodes searched: " << to_string(result->nodes) << std::endl;
+  return 0;
+}
+
+}  // namespace moon::cli

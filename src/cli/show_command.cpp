@@ -1,0 +1,66 @@
+#include <iostream>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "moon/display.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+
+namespace moon::cli {
+
+namespace {
+
+constexpr std::string_view name = "show";
+constexpr std::string_view help =
+    "Usage: moon show [options] [MOVE ...]\n"
+    "\n"
+    "Plays the moves in order from the position, draws the board (the counters the last\n"
+    "move captured are marked '*'), prints the position string and lists the legal moves\n"
+    "with the counters each would capture. Moves: b4 (placement), b3c3 (movement), 0000 (pass).\n"
+    "\n"
+    "Options:\n";
+
+}  // namespace
+
+int show_command(Args args) {
+  PositionOptions where;
+  std::vector<std::string_view> moves;
+  for (ArgReader reader(args); !reader.done();) {
+    const auto consumed = where.consume(reader);
+    if (!consumed) return usage_error(name, consumed.error().message);
+    if (*consumed) continue;
+    if (reader.flag("--help") || reader.flag("-h")) {
+      std::cout << help << position_options_help;
+      return 0;
+    }
+    if (reader.current().size() > 1 && reader.current()[0] == '-' && reader.current() != "0000")
+      return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
+    moves.push_back(reader.current());
+    reader.skip();
+  }
+  auto pos = where.position();
+  if (!pos) return usage_error(name, pos.error().message);
+
+  Position current = *pos;
+  Bitboard last_captures = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const auto move = parse_move(moves[i], current);
+    if (!move) return usage_error(name, "move " + std::to_string(i + 1) + ": " + move.error().message);
+    last_captures = current.play(*move);
+  }
+
+  std::cout << draw(current, last_captures) << status_line(current) << "\n"
+            << "position: " << to_string(current) << "\n";
+  const MoveList legal = legal_moves(current);
+  std::cout << "legal moves (" << legal.size() << "):";
+  if (legal.empty()) std::cout << " none";
+  std::cout << "\n";
+  for (Move m : legal) {
+    std::cout << "  " << to_string(m);
+    if (const Bitboard captured = current.captures_of(m)) std::cout << "  captures " << squares_text(captured);
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace moon::cli

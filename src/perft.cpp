@@ -1,0 +1,191 @@
+#include "moon/perft.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <thread>
+
+namespace moon {
+
+std::string to_string(Count n) {
+  if (n == 0) return "0";
+  std::string digits;
+  for (; n; n /= 10) digits += char('0' + int(n % 10));
+  return {digits.rbegin(), digits.rend()};
+}
+
+namespace {
+
+// A table of exact perft results shared by all threads. Each entry is a seqlock: a writer
+// makes the version odd while it writes, a reader keeps what it read only if the version was
+// even and unchanged, so a torn entry is never used and every hit is exact.
+class PerftTable {
+ public:
+  explicit PerftTable(std::size_t bytes) {
+    std::size_t n = 1;
+    while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
+    entries_ = std::make_unique<Entry[]>(n);
+    mask_ = n - 1;
+  }
+
+  bool probe(const Position& pos, int depth, Count& nodes) const {
+    const Entry& e = entries_[pos.hash() & mask_];
+    const std::uint64_t version = e.version.load(std::memory_order_acquire);
+    if (version & 1) return false;
+    const std::uint64_t key = e.key.load(std::memory_order_relaxed);
+    const std::uint64_t stored_depth = e.depth.load(std::memory_order_relaxed);
+    const std::uint64_t low = e.low.load(std::memory_order_relaxed);
+    const std::uint64_t high = e.high.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (e.version.load(std::memory_order_relaxed) != version) return false;
+    if (key != pos.key() || stored_depth != std::uint64_t(depth)) return false;
+    nodes = (Count(high) << 64) | low;
+    return true;
+  }
+
+  void store(const Position& pos, int depth, Count nodes) {
+    Entry& e = entries_[pos.hash() & mask_];
+    std::uint64_t version = e.version.load(std::memory_order_relaxed);
+    if ((version & 1) || !e.version.compare_exchange_strong(version, version + 1, std::memory_order_acquire))
+      return;  // another thread is writing this entry: skip, the table is only a cache
+    std::atomic_thread_fence(std::memory_order_release);
+    e.key.store(pos.key(), std::memory_order_relaxed);
+    e.depth.store(std::uint64_t(depth), std::memory_order_relaxed);
+    e.low.store(std::uint64_t(nodes), std::memory_order_relaxed);
+    e.high.store(std::uint64_t(nodes >> 64), std::memory_order_relaxed);
+    e.version.store(version + 2, std::memory_order_release);
+  }
+
+ private:
+  struct Entry {
+    std::atomic<std::uint64_t> version{0};
+    std::atomic<std::uint64_t> key{~std::uint64_t{0}};  // no position has this key
+    std::atomic<std::uint64_t> depth{0};
+    std::atomic<std::uint64_t> low{0};
+    std::atomic<std::uint64_t> high{0};
+  };
+  std::unique_ptr<Entry[]> entries_;
+  std::size_t mask_ = 0;
+};
+
+bool add_checked(Count& total, Count n) { return !__builtin_add_overflow(total, n, &total); }
+
+template <class V>
+Count hashed_count(const Position& pos, int depth, PerftTable& table, std::atomic<bool>& overflow) {
+  if (depth <= 2) return perft_count<V>(pos, depth);  // cheaper to count than to look up
+  Count nodes = 0;
+  if (table.probe(pos, depth, nodes)) return nodes;
+  MoveList list;
+  generate_moves<V>(pos, list);
+  for (Move m : list)
+    if (!add_checked(nodes, hashed_count<V>(pos.after<V>(m), depth - 1, table, overflow))) {
+      overflow = true;
+      return 0;
+    }
+  table.store(pos, depth, nodes);
+  return nodes;
+}
+
+// A piece of the root's work: the subtree below a position one or two plies down.
+struct WorkItem {
+  std::size_t root_index;
+  Position position;
+  int depth;
+  Count nodes = 0;
+};
+
+template <class V>
+std::vector<WorkItem> split_root(const Position& pos, int depth, const MoveList& root, bool two_plies) {
+  std::vector<WorkItem> items;
+  for (std::size_t i = 0; i < root.size(); ++i) {
+    const Position child = pos.after<V>(root[i]);
+    if (!two_plies) {
+      items.push_back({i, child, depth - 1});
+      continue;
+    }
+    MoveList replies;
+    generate_moves<V>(child, replies);
+    for (Move r : replies) items.push_back({i, child.after<V>(r), depth - 2});
+  }
+  return items;
+}
+
+template <class V>
+Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& options) {
+  PerftResult result;
+  if (depth == 0) {
+    result.nodes = 1;
+    return result;
+  }
+  MoveList root;
+  generate_moves<V>(pos, root);
+  for (Move m : root) result.divide.push_back({m, 0});
+
+  std::unique_ptr<PerftTable> table;
+  if (options.hash_mb) {
+    try {
+      table = std::make_unique<PerftTable>(options.hash_mb << 20);
+    } catch (const std::bad_alloc&) {
+      return Error{"cannot allocate a " + std::to_string(options.hash_mb) + " MiB perft table"};
+    }
+  }
+
+  // Two plies of split keep threads busy when the root has few moves.
+  std::vector<WorkItem> items = split_root<V>(pos, depth, root, depth >= 3);
+  std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<bool> overflow{false};
+  std::mutex mutex;
+  std::condition_variable finished;
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < items.size();) {
+      WorkItem& item = items[i];
+      item.nodes = table ? hashed_count<V>(item.position, item.depth, *table, overflow)
+                         : perft_count<V>(item.position, item.depth);
+      if (done.fetch_add(1) + 1 == items.size()) {
+        std::lock_guard lock(mutex);
+        finished.notify_all();
+      }
+    }
+  };
+  std::vector<std::jthread> threads;
+  const int thread_count = std::min<int>(options.threads, int(std::max<std::size_t>(items.size(), 1)));
+  for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker);
+  {
+    std::unique_lock lock(mutex);
+    std::size_t reported = 0;
+    while (done.load() < items.size()) {
+      finished.wait_for(lock, std::chrono::milliseconds(250));
+      const std::size_t now = done.load();
+      if (options.progress && now != reported && now < items.size()) options.progress(now, items.size());
+      reported = now;
+    }
+  }
+  threads.clear();
+
+  for (const WorkItem& item : items)
+    if (!add_checked(result.divide[item.root_index].nodes, item.nodes)) overflow = true;
+  for (const DivideEntry& entry : result.divide)
+    if (!add_checked(result.nodes, entry.nodes)) overflow = true;
+  if (overflow) return Error{"the perft count exceeds 128 bits"};
+  return result;
+}
+
+}  // namespace
+
+Expected<PerftResult> perft(const Position& pos, int depth, const PerftOptions& options) {
+  if (depth < 0 || depth > max_perft_depth)
+    return Error{"depth " + std::to_string(depth) + " must be from 0 to " + std::to_string(max_perft_depth)};
+  if (options.threads < 1 || options.threads > max_perft_threads)
+    return Error{"threads " + std::to_string(options.threads) + " must be from 1 to " +
+                 std::to_string(max_perft_threads)};
+  if (options.hash_mb > max_perft_hash_mb)
+    return Error{"hash " + std::to_string(options.hash_mb) + " MiB must be at most " +
+                 std::to_string(max_perft_hash_mb)};
+  return with_variant(pos.rules(), [&](auto v) { return run<decltype(v)>(pos, depth, options); });
+}
+
+}  // namespace moon
