@@ -26,7 +26,7 @@ struct PositionBuilder {
 
 namespace {
 
-constexpr std::uint32_t max_fullmove = 1'000'000'000;
+constexpr std::uint32_t max_fullmove = 999'999'999;
 
 std::string quoted(std::string_view text) {
   std::string q(1, '\'');
