@@ -57,11 +57,12 @@ class Position {
   }
 
   // Everything legality and the result depend on, exactly, in 63 bits: both boards, the side,
-  // x's hand (o's follows from the alternation), the clock. Equal keys mean equal games under
-  // the same rules; fullmove is informational and left out.
+  // o's hand, the clock. x's hand follows from o's and the side (equal, or one less when o is to
+  // place); o's would not follow from x's: x 0 with o to move fits both o 0 and o 1. Equal keys
+  // mean equal games under the same rules; fullmove is informational and left out.
   constexpr std::uint64_t key() const {
     return std::uint64_t(pieces_[x]) | std::uint64_t(pieces_[o]) << 25 | std::uint64_t(side_) << 50 |
-           std::uint64_t(in_hand_[x]) << 51 | std::uint64_t(clock_) << 55;
+           std::uint64_t(in_hand_[o]) << 51 | std::uint64_t(clock_) << 55;
   }
   // The key scrambled for table indexing (the splitmix64 finaliser).
   constexpr std::uint64_t hash() const {
