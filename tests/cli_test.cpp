@@ -1,0 +1,220 @@
+// The built `moon` program, run as a user would: output format, exit statuses, error messages.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+
+using namespace moon;
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `moon <args>` (args are fixed strings written in this file) with its output captured.
+Run run_moon(const std::string& args) {
+  static int serial = 0;
+  const auto base = std::filesystem::temp_directory_path() /
+                    ("moon_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(serial++));
+  const auto out = base.string() + ".out", err = base.string() + ".err";
+  const std::string command = std::string("'") + MOON_PROGRAM + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
+  const int raw = std::system(command.c_str());
+  Run run;
+  run.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.out = read_file(out);
+  run.err = read_file(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return run;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> result;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) result.push_back(line);
+  return result;
+}
+
+std::string last_line(const std::string& text) {
+  const auto all = lines(text);
+  return all.empty() ? "" : all.back();
+}
+
+// The divide lines "<move>: <count>" of a perft run, checked to list each move once.
+std::map<std::string, unsigned long long> divide_of(const Run& run) {
+  std::map<std::string, unsigned long long> entries;
+  for (const std::string& line : lines(run.out)) {
+    if (line.rfind("Nodes searched: ", 0) == 0) continue;
+    const auto colon = line.find(": ");
+    REQUIRE_MESSAGE(colon != std::string::npos, line);
+    const std::string move = line.substr(0, colon);
+    CHECK_MESSAGE(entries.count(move) == 0, "listed twice: " << move);
+    entries[move] = std::stoull(line.substr(colon + 2));
+  }
+  return entries;
+}
+
+std::set<std::string> legal_texts(const Position& p) {
+  std::set<std::string> texts;
+  for (Move m : legal_moves(p)) texts.insert(to_string(m));
+  return texts;
+}
+
+}  // namespace
+
+TEST_CASE("moon perft prints the node count on its last line") {
+  const Run run = run_moon("perft 3");
+  CHECK(run.status == 0);
+  CHECK(last_line(run.out) == "Nodes searched: 12144");
+  CHECK(lines(run.out).size() == 1);
+
+  const Run rules = run_moon("perft --slide --diagonal --clock-limit 10 --fen 'xxoox/1o2o/o1x2/2x1x/o1oxo x 0 0 1 19' 3");
+  CHECK(rules.status == 0);
+  CHECK(last_line(rules.out) == "Nodes searched: 3277");  // tests/data/perft-positions.txt, limit 10 changes nothing at 3
+
+  const Run threads = run_moon("perft --threads 2 --hash 8 5");
+  CHECK(threads.status == 0);
+  CHECK(last_line(threads.out) == "Nodes searched: 5100480");
+  CHECK(last_line(run_moon("perft --threads=3 --hash=1 0").out) == "Nodes searched: 1");
+}
+
+TEST_CASE("moon perft --divide lists each root move once, summing to the total") {
+  struct Case {
+    std::string args;
+    std::string fen;
+    Rules rules;
+  };
+  const Rules slide{Movement::slide, CaptureLines::orthogonal, 20};
+  const Case cases[] = {
+      {"perft --divide 3", std::string(start_position_string), {}},
+      {"perft --divide --fen '1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9' 5", "1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9", {}},
+      {"perft --divide --slide --threads 2 --fen 'x1ooo/x2x1/xo3/x1x1o/oo1ox x 0 0 0 27' 3",
+       "x1ooo/x2x1/xo3/x1x1o/oo1ox x 0 0 0 27", slide},
+      {"perft --divide --fen 'xxxxx/xxoxx/oo1oo/ooooo/xooxx x 0 0 0 13' 4", "xxxxx/xxoxx/oo1oo/ooooo/xooxx x 0 0 0 13",
+       {}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args);
+    const Run run = run_moon(c.args);
+    REQUIRE(run.status == 0);
+    const auto entries = divide_of(run);
+    const auto position = parse_position(c.fen, c.rules);
+    REQUIRE(position.has_value());
+    std::set<std::string> listed;
+    unsigned long long sum = 0;
+    for (const auto& [move, count] : entries) {
+      listed.insert(move);
+      sum += count;
+    }
+    CHECK(listed == legal_texts(*position));
+    CHECK(lines(run.out).size() == entries.size() + 1);
+    CHECK(last_line(run.out) == "Nodes searched: " + std::to_string(sum));
+  }
+  // The blocked side's only move is the pass.
+  const auto entries = divide_of(run_moon("perft --divide --fen 'xxxxx/xxoxx/oo1oo/ooooo/xooxx x 0 0 0 13' 4"));
+  CHECK(entries.size() == 1);
+  CHECK(entries.count("0000") == 1);
+}
+
+TEST_CASE("bad input: exit status 2, the message on standard error, nothing on standard output") {
+  struct Case {
+    const char* args;
+    const char* command;  // the prefix of the message: "moon perft", "moon show" or "moon"
+    const char* names;    // a part of the message that names the problem
+  };
+  const Case cases[] = {
+      {"perft --fen 'x/5/5/5/5 x' 3", "moon perft", "rank 5"},
+      {"perft --fen '5/5/5/5/5 x 13 13 0 1' 3", "moon perft", "x in hand"},
+      {"perft --fen '5/5/2x2/5/5 o 11 12 0 1' 3", "moon perft", "c3"},
+      {"perft --fen 'xx3/oo3/5/5/5 x 0 0 11 1' --clock-limit 10 3", "moon perft", "clock"},
+      {"perft --fen", "moon perft", "--fen"},
+      {"perft 3 --fen", "moon perft", "--fen"},
+      {"perft", "moon perft", "DEPTH"},
+      {"perft abc", "moon perft", "DEPTH"},
+      {"perft 256", "moon perft", "DEPTH"},
+      {"perft 3x", "moon perft", "DEPTH"},
+      {"perft 99999999999999999999999", "moon perft", "DEPTH"},
+      {"perft -1", "moon perft", "-1"},
+      {"perft 3 4", "moon perft", "DEPTH"},
+      {"perft --bogus 3", "moon perft", "--bogus"},
+      {"perft --threads 0 3", "moon perft", "--threads"},
+      {"perft --threads 257 3", "moon perft", "--threads"},
+      {"perft --threads", "moon perft", "--threads"},
+      {"perft --hash x 3", "moon perft", "--hash"},
+      {"perft --clock-limit 0 3", "moon perft", "--clock-limit"},
+      {"perft --clock-limit 256 3", "moon perft", "--clock-limit"},
+      {"show c3", "moon show", "c3"},
+      {"show b4 b4", "moon show", "occupied"},
+      {"show b4 b3c3", "moon show", "in hand"},
+      {"show b4x", "moon show", "not a move"},
+      {"show --fen 'oo3/5/5/x4/1o1ox x 0 0 4 5' a2a4", "moon show", "one square"},
+      {"show --fen 'oo3/5/5/x4/1o1ox x 0 0 4 5' 0000", "moon show", "not blocked"},
+      {"show --fen 'oo3/o4/5/x4/1o1ox x 0 0 20 5' a2a3", "moon show", "over"},
+      {"show --fen '5/5/5/5/5 q'", "moon show", "side to move"},
+      {"show --nonsense", "moon show", "--nonsense"},
+      {"frobnicate", "moon", "frobnicate"},
+  };
+  for (const Case& c : cases) {
+    INFO("moon ", c.args);
+    const Run run = run_moon(c.args);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    const auto err = lines(run.err);
+    INFO("stderr: ", run.err);
+    REQUIRE_FALSE(err.empty());
+    // One line with the message; at most a second line, the hint pointing to --help.
+    CHECK(err.front().rfind(std::string(c.command) + ": ", 0) == 0);
+    CHECK(err.front().find(c.names) != std::string::npos);
+    CHECK(err.size() <= 2);
+    if (err.size() == 2) CHECK(err.back().find("--help") != std::string::npos);
+  }
+  // No command at all: the usage on standard error, status 2.
+  const Run none = run_moon("");
+  CHECK(none.status == 2);
+  CHECK(none.out.empty());
+  CHECK(none.err.find("Usage") != std::string::npos);
+}
+
+TEST_CASE("--help exits 0 and prints the usage") {
+  for (const char* args : {"--help", "-h", "perft --help", "show --help", "perft --help 3"}) {
+    INFO("moon ", args);
+    const Run run = run_moon(args);
+    CHECK(run.status == 0);
+    CHECK(run.out.find("Usage") != std::string::npos);
+    CHECK(run.err.empty());
+  }
+  CHECK(run_moon("--help").out.find("perft") != std::string::npos);
+  CHECK(run_moon("perft --help").out.find("--divide") != std::string::npos);
+}
+
+TEST_CASE("moon show plays the moves and lists the legal moves with their captures") {
+  const Run run = run_moon("show --fen '2x1o/2o2/xo1x1/2o2/2x1o x 0 0 0 9'");
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("position: 2x1o/2o2/xo1x1/2o2/2x1o x 0 0 0 9") != std::string::npos);
+  CHECK(run.out.find("legal moves (10):") != std::string::npos);
+  CHECK(run.out.find("d3c3  captures c2 b3 c4") != std::string::npos);
+  const Run played = run_moon("show --fen '2x1o/2o2/xo1x1/2o2/2x1o x 0 0 0 9' d3c3");
+  REQUIRE(played.status == 0);
+  CHECK(played.out.find("position: 2x1o/5/x1x2/5/2x1o o 0 0 0 9") != std::string::npos);
+}
