@@ -77,8 +77,7 @@ Expected<Position> PositionOptions::position() const {
 }
 
 int usage_error(std::string_view command, std::string_view message) {
-  std::cerr << "moon " << command << ": " << message << "\n"
-            << "Try 'moon " << command << " --help'.\n";
+  std::cerr << "moon " << command << ": " << message << " (see 'moon " << command << " --help')\n";
   return 2;
 }
 

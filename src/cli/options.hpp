@@ -54,7 +54,8 @@ inline constexpr std::string_view position_options_help =
     "  --diagonal         variant: diagonal lines capture too\n"
     "  --clock-limit N    moves without a capture that end the game (1-255; default 20)\n";
 
-// Prints "moon <command>: <message>" and a hint to standard error; returns exit status 2.
+// Prints "moon <command>: <message> (see 'moon <command> --help')" on one line of standard
+// error; returns exit status 2.
 int usage_error(std::string_view command, std::string_view message);
 
 }  // namespace moon::cli

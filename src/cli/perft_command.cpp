@@ -1,3 +1,4 @@
+#include <cctype>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -56,7 +57,7 @@ int perft_command(Args args) {
       const auto n = int_value(reader, "--threads", 1, max_perft_threads);
       if (!n) return usage_error(name, n.error().message);
       options.threads = int(*n);
-    } else if (reader.current().size() > 1 && reader.current()[0] == '-') {
+    } else if (reader.current().size() > 1 && reader.current()[0] == '-' && !std::isdigit(static_cast<unsigned char>(reader.current()[1]))) {
       return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
     } else if (depth) {
       return usage_error(name, "more than one DEPTH given ('" + std::string(reader.current()) + "')");
