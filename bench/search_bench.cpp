@@ -1,0 +1,128 @@
+// Search throughput (nodes per second) on the bench positions, with plain negamax as the
+// baseline of the same run; transposition-table probes and stores; the static evaluation,
+// against counting the legal moves of the same positions.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "moon/search_bench.hpp"
+#include "moon/evaluation.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/search.hpp"
+#include "moon/transposition_table.hpp"
+
+namespace {
+
+moon::Position bench_position(std::size_t i) {
+  const moon::SearchBenchPosition& p = moon::search_bench_positions()[i];
+  return *moon::parse_position(p.fen, p.rules);
+}
+
+// Positions of every phase and variant from random games (fixed seed), none over.
+std::vector<moon::Position> sample_positions(std::size_t count) {
+  std::mt19937 rng(11);
+  std::vector<moon::Position> out;
+  const moon::Rules variants[] = {moon::Rules{}, moon::Rules{moon::Movement::slide, moon::CaptureLines::orthogonal, 20},
+                                  moon::Rules{moon::Movement::step, moon::CaptureLines::orthogonal_and_diagonal, 20}};
+  while (out.size() < count) {
+    moon::Position pos = moon::Position::start(variants[out.size() % 3]);
+    const int plies = int(rng() % 70);
+    for (int i = 0; i < plies && !pos.is_over(); ++i) {
+      const moon::MoveList moves = moon::legal_moves(pos);
+      pos.play(moves[rng() % moves.size()]);
+    }
+    if (!pos.is_over()) out.push_back(pos);
+  }
+  return out;
+}
+
+// Searches of bench position `range(0)` (cleared 16 MiB table each time), 300,000 nodes each:
+// the engine, and plain negamax (no table, no ordering, no pruning) as the baseline.
+template <bool Plain>
+void BM_Search(benchmark::State& state) {
+  const auto i = std::size_t(state.range(0));
+  const moon::Position pos = bench_position(i);
+  moon::SearchOptions options;
+  if (Plain) options.features = moon::SearchFeatures::plain();
+  moon::Searcher searcher(options);
+  moon::SearchLimits limits;
+  limits.nodes = 300000;
+  state.SetLabel(std::string(moon::search_bench_positions()[i].fen));
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    searcher.clear();
+    nodes += searcher.search(pos, limits)->nodes;
+  }
+  state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
+}
+BENCHMARK_TEMPLATE(BM_Search, false)->Arg(0)->Arg(3)->Arg(5)->Arg(11)->Arg(14)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Search, true)->Arg(0)->Arg(3)->Arg(5)->Arg(11)->Arg(14)->Unit(benchmark::kMillisecond);
+
+struct Key {
+  std::uint64_t key, hash;
+};
+
+std::vector<Key> sample_keys(std::size_t count) {
+  std::vector<Key> keys;
+  for (const moon::Position& p : sample_positions(count)) keys.push_back({p.key(), p.hash()});
+  return keys;
+}
+
+// Stores into a 16 MiB table (keys of real positions, hashed as the search does).
+void BM_TableStore(benchmark::State& state) {
+  moon::TranspositionTable table;
+  (void)table.resize(16);
+  const std::vector<Key> keys = sample_keys(4096);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Key& k = keys[i++ & 4095];
+    table.store(k.key, k.hash, moon::Move::placement(3), 17, 6, moon::Bound::lower, false);
+  }
+  state.counters["stores/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_TableStore);
+
+// Probes that hit (range 1) or miss (range 0).
+void BM_TableProbe(benchmark::State& state) {
+  moon::TranspositionTable table;
+  (void)table.resize(16);
+  const std::vector<Key> keys = sample_keys(4096);
+  if (state.range(0))
+    for (const Key& k : keys) table.store(k.key, k.hash, moon::Move::placement(3), 17, 6, moon::Bound::lower, false);
+  std::size_t i = 0, hits = 0;
+  moon::TableEntry e;
+  for (auto _ : state) {
+    const Key& k = keys[i++ & 4095];
+    hits += table.probe(k.key, k.hash, e);
+  }
+  benchmark::DoNotOptimize(hits);
+  state.counters["probes/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_TableProbe)->Arg(0)->Arg(1);
+
+// The evaluation over positions of every phase, and counting their legal moves as baseline.
+void BM_Evaluate(benchmark::State& state) {
+  const std::vector<moon::Position> positions = sample_positions(1024);
+  std::size_t i = 0;
+  int sum = 0;
+  for (auto _ : state) sum += moon::evaluate(positions[i++ & 1023]);
+  benchmark::DoNotOptimize(sum);
+  state.counters["evals/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Evaluate);
+
+void BM_CountMovesBaseline(benchmark::State& state) {
+  const std::vector<moon::Position> positions = sample_positions(1024);
+  std::size_t i = 0;
+  int sum = 0;
+  for (auto _ : state) sum += moon::count_moves(positions[i++ & 1023]);
+  benchmark::DoNotOptimize(sum);
+  state.counters["counts/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_CountMovesBaseline);
+
+}  // namespace

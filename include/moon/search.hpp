@@ -1,0 +1,106 @@
+// The game-tree search for frontends: iterative-deepening principal variation search with a
+// shared transposition table, under depth / node / time limits or until stopped.
+//
+// Threads: one Searcher owns its transposition table, history and helper threads. Several
+// Searchers may live in one process and search at the same time; they share nothing. One
+// Searcher runs one search at a time: search() blocks the calling thread (helper threads of
+// Lazy SMP work inside it); stop() and is_searching() may be called from any other thread
+// while it runs. set_options() and clear() must not overlap a search of the same Searcher.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "moon/evaluation.hpp"
+#include "moon/expected.hpp"
+#include "moon/move.hpp"
+#include "moon/position.hpp"
+#include "moon/score.hpp"
+
+namespace moon {
+
+// Iterations stop here; also the longest principal variation reported.
+inline constexpr int max_search_depth = 100;
+
+struct SearchLimits {
+  int depth = 0;                   // 0: no depth limit (up to max_search_depth)
+  std::uint64_t nodes = 0;         // 0: no node limit (exact with one thread, approximate with more)
+  std::int64_t movetime_ms = 0;    // 0: no fixed time
+  // Clock-based time control for the side to move (protocol's xtime/otime/xinc/oinc): 0 = unused.
+  std::int64_t time_left_ms = 0, increment_ms = 0;
+  bool infinite = false;           // search until stop()
+};
+
+struct SearchInfo {                // reported after each completed iteration
+  int depth;
+  Score score;
+  ScoreInfo score_info;
+  std::uint64_t nodes;
+  std::uint64_t nps;
+  std::int64_t time_ms;
+  std::vector<Move> pv;
+  int hashfull;                    // table fill, per mille
+};
+
+struct SearchResult {
+  Move best;                       // the null move when the position is over
+  Score score;
+  ScoreInfo score_info;
+  std::vector<Move> pv;
+  int depth;                       // deepest completed iteration
+  std::uint64_t nodes;
+  std::int64_t time_ms;
+};
+
+// Which parts of the search are on. The defaults are the engine; SearchFeatures::plain() is
+// plain fixed-depth negamax (minimax, no table, generation order): the baseline of
+// `moon match` and of the tests. Each idea can be switched off alone to measure what it pays.
+struct SearchFeatures {
+  bool alpha_beta = true;           // prune with alpha-beta (off: full minimax of each iteration)
+  bool transposition_table = true;  // probe and store the shared table; its move first
+  bool capture_ordering = true;     // captures first, largest first
+  bool killers = false;             // two quiet moves per ply that caused cut-offs (measured: no gain)
+  bool history = true;              // quiet moves by their past cut-offs
+  bool principal_variation = true;  // null-window searches after the first move (PVS)
+  bool quiescence = true;           // resolve pending captures at the horizon
+
+  static constexpr SearchFeatures plain() { return {false, false, false, false, false, false, false}; }
+  friend constexpr bool operator==(const SearchFeatures&, const SearchFeatures&) = default;
+};
+
+struct SearchOptions {
+  std::size_t hash_mb = 16;
+  int threads = 1;
+  SearchFeatures features{};
+  EvalWeights evaluation{};  // the evaluation's weights (evaluation.hpp); the defaults are tuned
+};
+
+class Searcher {
+ public:
+  explicit Searcher(SearchOptions options = {});
+  ~Searcher();
+  Searcher(const Searcher&) = delete;
+  Searcher& operator=(const Searcher&) = delete;
+
+  Expected<bool> set_options(SearchOptions options);   // validates (hash 1..65536 MB, threads 1..256); not while searching
+  const SearchOptions& options() const;
+  void clear();                                        // forget the table and history (new game)
+  // Returns an error for invalid limits; a position that is over gets best = null move.
+  Expected<SearchResult> search(const Position& pos, const SearchLimits& limits,
+                                std::function<void(const SearchInfo&)> on_iteration = {});
+  // From any thread: ends the running search within a few milliseconds (search() then returns
+  // the best move of the deepest completed iteration). A stop() while no search runs is not
+  // remembered: a caller that starts search() on another thread and may stop it at once
+  // should wait until is_searching() is true (or until search() has returned).
+  void stop();
+  bool is_searching() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace moon

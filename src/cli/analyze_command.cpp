@@ -1,0 +1,66 @@
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "cli/search_options.hpp"
+#include "moon/notation.hpp"
+#include "moon/search.hpp"
+
+namespace moon::cli {
+
+namespace {
+
+constexpr std::string_view name = "analyze";
+constexpr std::string_view help =
+    "Usage: moon analyze [options]\n"
+    "\n"
+    "Searches the position and prints a line per completed iteration:\n"
+    "  depth D score S nodes N nps R time MS hashfull H pv MOVE ...\n"
+    "where S is 'cp N' (heuristic, centi-counters, side to move's view), 'win N' / 'loss N'\n"
+    "(proven: the game ends in N plies) or 'draw' (proven). The last line is 'bestmove MOVE'\n"
+    "('bestmove none' when the game is over). Without a limit it searches for 1000 ms.\n"
+    "\n"
+    "Options:\n";
+
+}  // namespace
+
+std::string info_line(const SearchInfo& info) {
+  std::ostringstream line;
+  line << "depth " << info.depth << " score " << to_string(info.score_info) << " nodes " << info.nodes << " nps "
+       << info.nps << " time " << info.time_ms << " hashfull " << info.hashfull << " pv";
+  for (Move m : info.pv) line << ' ' << to_string(m);
+  return line.str();
+}
+
+int analyze_command(Args args) {
+  PositionOptions where;
+  SearchLimits limits;
+  SearchOptions options;
+  for (ArgReader reader(args); !reader.done();) {
+    if (reader.flag("--help") || reader.flag("-h")) {
+      std::cout << help << position_options_help << limit_options_help << engine_options_help;
+      return 0;
+    }
+    Expected<bool> consumed = where.consume(reader);
+    if (consumed && !*consumed) consumed = consume_limit(reader, limits);
+    if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
+    if (!consumed) return usage_error(name, consumed.error().message);
+    if (!*consumed) return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");
+  }
+  const auto pos = where.position();
+  if (!pos) return usage_error(name, pos.error().message);
+  if (!has_limit(limits)) limits.movetime_ms = 1000;
+
+  Searcher searcher(options);
+  const auto result = searcher.search(*pos, limits, [](const SearchInfo& info) { std::cout << info_line(info) << std::endl; });
+  if (!result) return usage_error(name, result.error().message);
+  if (result->best.is_null()) {
+    std::cout << "game over: " << to_string(pos->result()) << "\nbestmove none\n";
+    return 0;
+  }
+  std::cout << "bestmove " << to_string(result->best) << "\n";
+  return 0;
+}
+
+}  // namespace moon::cli

@@ -1,0 +1,239 @@
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/elo.hpp"
+#include "cli/search_options.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/search.hpp"
+
+namespace moon::cli {
+
+namespace {
+
+constexpr std::string_view name = "match";
+constexpr std::string_view help =
+    "Usage: moon match [options]\n"
+    "\n"
+    "Plays games between two engine settings A and B and reports A's wins, draws and losses\n"
+    "with an Elo estimate and its 95% error margin. Each opening (random legal moves for the\n"
+    "first plies, from a seeded generator) is played twice, A taking x once and o once. Both\n"
+    "engines get the same limit per move; each has its own table, cleared before each game.\n"
+    "\n"
+    "Options:\n"
+    "  --a SETTINGS       engine A (default full)\n"
+    "  --b SETTINGS       engine B (default plain)\n"
+    "  --a-eval WEIGHTS   engine A's evaluation weights changed: NAME=VALUE,... (names as in\n"
+    "                     include/moon/evaluation.hpp, e.g. mobility=0,corner=10)\n"
+    "  --b-eval WEIGHTS   the same for engine B\n"
+    "  --games N          games to play, rounded up to even (default 100)\n"
+    "  --opening-plies P  random plies before the engines take over (0-24; default 4)\n"
+    "  --seed S           seed of the openings (default 1)\n"
+    "  --concurrency K    games played at once (1-64; default 1)\n"
+    "  --quiet            no line per game\n";
+
+struct Engine {
+  std::string text;
+  SearchFeatures features;
+  EvalWeights weights;
+};
+
+Expected<Engine> parse_engine(const std::string& text) {
+  const auto features = parse_features(text);
+  if (!features) return features.error();
+  return Engine{text, *features, {}};
+}
+
+struct GameRecord {
+  std::string opening;
+  Color a_colour = x;
+  Result result = Result::none;
+  int plies = 0;
+  int x_count = 0, o_count = 0;
+  int a_points2 = 0;  // A's score in half points
+};
+
+struct MatchSetup {
+  Position start;
+  Engine a, b;
+  SearchLimits limits;
+  SearchOptions options;
+  int opening_plies = 4;
+  std::uint64_t seed = 1;
+};
+
+// The opening of pair k: random legal moves from the start, the same for both games of a pair.
+std::vector<Move> make_opening(const MatchSetup& s, int pair) {
+  std::mt19937_64 rng(s.seed * 1000003 + std::uint64_t(pair));
+  std::vector<Move> moves;
+  Position pos = s.start;
+  for (int i = 0; i < s.opening_plies && !pos.is_over(); ++i) {
+    const MoveList legal = legal_moves(pos);
+    const Move m = legal[std::size_t(rng() % legal.size())];
+    moves.push_back(m);
+    pos.play(m);
+  }
+  return moves;
+}
+
+GameRecord play_game(const MatchSetup& s, int game, Searcher& a, Searcher& b) {
+  GameRecord rec;
+  rec.a_colour = game % 2 == 0 ? x : o;
+  Position pos = s.start;
+  for (Move m : make_opening(s, game / 2)) {
+    if (!rec.opening.empty()) rec.opening += ' ';
+    rec.opening += to_string(m);
+    pos.play(m);
+  }
+  a.clear();
+  b.clear();
+  while (!pos.is_over()) {
+    Searcher& mover = pos.side_to_move() == rec.a_colour ? a : b;
+    const auto r = mover.search(pos, s.limits);
+    pos.play(r ? r->best : legal_moves(pos)[0]);
+    ++rec.plies;
+  }
+  rec.result = pos.result();
+  rec.x_count = pos.count(x);
+  rec.o_count = pos.count(o);
+  const bool a_won = rec.result == (rec.a_colour == x ? Result::x_wins : Result::o_wins);
+  rec.a_points2 = rec.result == Result::draw ? 1 : a_won ? 2 : 0;
+  return rec;
+}
+
+std::string format_elo(double v) {
+  if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%+.1f", v == 0 ? 0.0 : v);
+  return buffer;
+}
+
+}  // namespace
+
+int match_command(Args args) {
+  PositionOptions where;
+  MatchSetup setup;
+  std::int64_t games = 100, concurrency = 1;
+  bool quiet = false;
+  std::string a_text = "full", b_text = "plain", a_eval, b_eval;
+  for (ArgReader reader(args); !reader.done();) {
+    if (reader.flag("--help") || reader.flag("-h")) {
+      std::cout << help << position_options_help << limit_options_help
+                << "  --hash MB          each engine's table in MiB (default 16)\n\nEngine SETTINGS:\n"
+                << features_help;
+      return 0;
+    }
+    Expected<bool> consumed = where.consume(reader);
+    if (consumed && !*consumed) consumed = consume_limit(reader, setup.limits);
+    if (!consumed) return usage_error(name, consumed.error().message);
+    if (*consumed) continue;
+    Expected<std::int64_t> number = std::int64_t{0};
+    if (reader.flag("--quiet")) {
+      quiet = true;
+    } else if (reader.flag("--a")) {
+      const auto v = reader.value();
+      if (!v) return usage_error(name, v.error().message);
+      a_text = *v;
+    } else if (reader.flag("--b")) {
+      const auto v = reader.value();
+      if (!v) return usage_error(name, v.error().message);
+      b_text = *v;
+    } else if (reader.flag("--a-eval")) {
+      const auto v = reader.value();
+      if (!v) return usage_error(name, v.error().message);
+      a_eval = *v;
+    } else if (reader.flag("--b-eval")) {
+      const auto v = reader.value();
+      if (!v) return usage_error(name, v.error().message);
+      b_eval = *v;
+    } else if (reader.flag("--games")) {
+      number = int_value(reader, "--games", 1, 1000000);
+      if (number) games = *number;
+    } else if (reader.flag("--opening-plies")) {
+      number = int_value(reader, "--opening-plies", 0, 24);
+      if (number) setup.opening_plies = int(*number);
+    } else if (reader.flag("--seed")) {
+      number = int_value(reader, "--seed", 0, std::int64_t(1) << 60);
+      if (number) setup.seed = std::uint64_t(*number);
+    } else if (reader.flag("--concurrency")) {
+      number = int_value(reader, "--concurrency", 1, 64);
+      if (number) concurrency = *number;
+    } else if (reader.flag("--hash")) {
+      number = int_value(reader, "--hash", 1, 65536);
+      if (number) setup.options.hash_mb = std::size_t(*number);
+    } else {
+      return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");
+    }
+    if (!number) return usage_error(name, number.error().message);
+  }
+  const auto start = where.position();
+  if (!start) return usage_error(name, start.error().message);
+  if (start->is_over()) return usage_error(name, "the start position is already over");
+  const auto a = parse_engine(a_text);
+  if (!a) return usage_error(name, "--a: " + a.error().message);
+  const auto b = parse_engine(b_text);
+  if (!b) return usage_error(name, "--b: " + b.error().message);
+  setup.start = *start;
+  setup.a = *a;
+  setup.b = *b;
+  for (auto [text, engine, flag] : {std::tuple{&a_eval, &setup.a, "--a-eval"}, std::tuple{&b_eval, &setup.b, "--b-eval"}}) {
+    if (text->empty()) continue;
+    const auto w = parse_weights(*text);
+    if (!w) return usage_error(name, std::string(flag) + ": " + w.error().message);
+    engine->weights = *w;
+    engine->text += " [" + *text + "]";
+  }
+  if (!has_limit(setup.limits)) setup.limits.movetime_ms = 100;
+  games += games % 2;
+
+  std::vector<GameRecord> records(std::size_t(games), GameRecord{});
+  std::atomic<std::int64_t> next{0};
+  std::mutex output;
+  int wins = 0, draws = 0, losses = 0;
+  const auto run = [&] {
+    SearchOptions oa = setup.options, ob = setup.options;
+    oa.features = setup.a.features;
+    oa.evaluation = setup.a.weights;
+    ob.features = setup.b.features;
+    ob.evaluation = setup.b.weights;
+    Searcher engine_a(oa), engine_b(ob);
+    for (std::int64_t g; (g = next.fetch_add(1)) < games;) {
+      GameRecord rec = play_game(setup, int(g), engine_a, engine_b);
+      const std::lock_guard lock(output);
+      wins += rec.a_points2 == 2;
+      draws += rec.a_points2 == 1;
+      losses += rec.a_points2 == 0;
+      if (!quiet)
+        std::cout << "game " << g + 1 << "/" << games << "  opening " << rec.opening << "  A plays "
+                  << to_string(rec.a_colour) << ": " << to_string(rec.result) << " " << rec.x_count << "-"
+                  << rec.o_count << " in " << rec.plies << " plies  (A +" << wins << " =" << draws << " -" << losses
+                  << ")" << std::endl;
+      records[std::size_t(g)] = std::move(rec);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::int64_t i = 1; i < concurrency; ++i) threads.emplace_back(run);
+  run();
+  for (std::thread& t : threads) t.join();
+
+  const EloEstimate e = estimate_elo(wins, draws, losses);
+  char score[16];
+  std::snprintf(score, sizeof score, "%.3f", e.score);
+  std::cout << "A = " << setup.a.text << ", B = " << setup.b.text << "\n"
+            << "Games: " << games << "  A wins " << wins << ", draws " << draws << ", A losses " << losses
+            << "  (score " << score << ")\n"
+            << "Elo difference (A - B): " << format_elo(e.elo) << " +/- "
+            << (std::isinf(e.margin) ? std::string("inf") : format_elo(e.margin).substr(1)) << " (95%)\n";
+  return 0;
+}
+
+}  // namespace moon::cli

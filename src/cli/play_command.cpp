@@ -1,0 +1,179 @@
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/search_options.hpp"
+#include "moon/display.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/search.hpp"
+
+namespace moon::cli {
+
+namespace {
+
+constexpr std::string_view name = "play";
+constexpr std::string_view help =
+    "Usage: moon play [options]\n"
+    "\n"
+    "A game against the engine in the terminal. Standard input is read line by line (so a\n"
+    "game can be scripted); end of input quits. At your turn type a move (b4, b3c3, 0000 or\n"
+    "'pass' when blocked) or one of:\n"
+    "  moves   list your legal moves and what each captures\n"
+    "  hint    ask the engine for a move\n"
+    "  undo    take back your last move and the engine's reply\n"
+    "  quit    end the game\n"
+    "\n"
+    "Options:\n"
+    "  --side x|o         the side you play (default x, which moves first)\n";
+
+constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit";
+
+struct Game {
+  Color human = x;
+  Searcher searcher;
+  SearchLimits limits;
+  std::vector<Position> history;  // every position before the current one, for undo
+  Position pos;
+};
+
+std::string captures_text(Bitboard captured) {
+  if (!captured) return "";
+  return " capturing " + squares_text(captured);
+}
+
+void show(const Position& pos, Bitboard captured) {
+  std::cout << "\n" << draw(pos, captured) << status_line(pos) << "\n";
+}
+
+std::string trim(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  const auto last = line.find_last_not_of(" \t\r");
+  return line.substr(first, last - first + 1);
+}
+
+// The engine's move: searched, announced, played. False if the search failed.
+bool engine_move(Game& g) {
+  const auto result = g.searcher.search(g.pos, g.limits);
+  if (!result) {
+    std::cerr << "moon play: " << result.error().message << "\n";
+    return false;
+  }
+  const Move m = result->best;
+  g.history.push_back(g.pos);
+  const Bitboard captured = g.pos.play(m);
+  std::cout << "moon plays " << to_string(m) << captures_text(captured) << "  (score " << to_string(result->score_info)
+            << ", depth " << result->depth << ")\n";
+  show(g.pos, captured);
+  return true;
+}
+
+void list_moves(const Position& pos) {
+  std::cout << "legal moves:";
+  for (Move m : legal_moves(pos)) {
+    std::cout << " " << to_string(m);
+    if (const Bitboard c = pos.captures_of(m)) std::cout << "(x" << popcount(c) << ")";
+  }
+  std::cout << "\n";
+}
+
+}  // namespace
+
+int play_command(Args args) {
+  PositionOptions where;
+  SearchLimits limits;
+  SearchOptions options;
+  Color human = x;
+  for (ArgReader reader(args); !reader.done();) {
+    if (reader.flag("--help") || reader.flag("-h")) {
+      std::cout << help << position_options_help << "  --depth D          engine searches D plies deep\n"
+                << "  --movetime MS      engine searches MS milliseconds a move (default 1000)\n"
+                << engine_options_help;
+      return 0;
+    }
+    if (reader.flag("--side")) {
+      const auto v = reader.value();
+      if (!v) return usage_error(name, v.error().message);
+      if (*v != "x" && *v != "o") return usage_error(name, "--side must be x or o, not '" + *v + "'");
+      human = *v == "x" ? x : o;
+      continue;
+    }
+    Expected<bool> consumed = where.consume(reader);
+    if (consumed && !*consumed) consumed = consume_limit(reader, limits);
+    if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
+    if (!consumed) return usage_error(name, consumed.error().message);
+    if (!*consumed) return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");
+  }
+  const auto start = where.position();
+  if (!start) return usage_error(name, start.error().message);
+  if (!has_limit(limits)) limits.movetime_ms = 1000;
+
+  Game g{human, Searcher(options), limits, {}, *start};
+  std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
+  show(g.pos, 0);
+  std::string line;
+  while (!g.pos.is_over()) {
+    if (g.pos.side_to_move() != g.human) {
+      if (!engine_move(g)) return 1;
+      continue;
+    }
+    if (count_moves(g.pos) == 1 && legal_moves(g.pos)[0].kind() == MoveKind::pass)
+      std::cout << "You are blocked: your only move is the pass (0000).\n";
+    std::cout << "your move (" << to_string(g.human) << ")> " << std::flush;
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\nend of input: game abandoned\n";
+      return 0;
+    }
+    const std::string input = trim(line);
+    if (input.empty()) continue;
+    if (input == "quit" || input == "exit") {
+      std::cout << "game abandoned\n";
+      return 0;
+    }
+    if (input == "help") {
+      std::cout << commands_text << "\n";
+      continue;
+    }
+    if (input == "moves") {
+      list_moves(g.pos);
+      continue;
+    }
+    if (input == "hint") {
+      const auto r = g.searcher.search(g.pos, g.limits);
+      if (r) std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info) << ")\n";
+      continue;
+    }
+    if (input == "undo") {
+      // Back to the previous position where it was your turn.
+      std::size_t back = g.history.size();
+      while (back > 0 && g.history[back - 1].side_to_move() != g.human) --back;
+      if (back == 0) {
+        std::cout << "nothing to undo\n";
+        continue;
+      }
+      g.pos = g.history[back - 1];
+      g.history.resize(back - 1);
+      std::cout << "move taken back\n";
+      show(g.pos, 0);
+      continue;
+    }
+    const auto move = parse_move(input == "pass" ? "0000" : input, g.pos);
+    if (!move) {
+      std::cout << "illegal: " << move.error().message << "\n";
+      continue;
+    }
+    g.history.push_back(g.pos);
+    const Bitboard captured = g.pos.play(*move);
+    std::cout << "you play " << to_string(*move) << captures_text(captured) << "\n";
+    show(g.pos, captured);
+  }
+  const Result r = g.pos.result();
+  std::cout << "game over: " << to_string(r) << " (x " << g.pos.count(x) << ", o " << g.pos.count(o) << ")";
+  if (r != Result::draw) std::cout << ((r == Result::x_wins) == (g.human == x) ? " - you win" : " - moon wins");
+  std::cout << "\n";
+  return 0;
+}
+
+}  // namespace moon::cli

@@ -1,0 +1,107 @@
+#include "cli/search_options.hpp"
+
+#include <sstream>
+
+#include "moon/transposition_table.hpp"
+
+namespace moon::cli {
+
+Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
+  const auto v = reader.value();
+  if (!v) return v.error();
+  return parse_int(*v, flag, low, high);
+}
+
+Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits) {
+  constexpr std::int64_t max_ms = std::int64_t(1) << 40;
+  if (reader.flag("--depth")) {
+    const auto d = int_value(reader, "--depth", 1, max_search_depth);
+    if (!d) return d.error();
+    limits.depth = int(*d);
+    return true;
+  }
+  if (reader.flag("--movetime")) {
+    const auto ms = int_value(reader, "--movetime", 1, max_ms);
+    if (!ms) return ms.error();
+    limits.movetime_ms = *ms;
+    return true;
+  }
+  if (reader.flag("--nodes")) {
+    const auto n = int_value(reader, "--nodes", 1, std::int64_t(1) << 60);
+    if (!n) return n.error();
+    limits.nodes = std::uint64_t(*n);
+    return true;
+  }
+  return false;
+}
+
+Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options) {
+  if (reader.flag("--hash")) {
+    const auto mb = int_value(reader, "--hash", std::int64_t(TranspositionTable::min_mb),
+                              std::int64_t(TranspositionTable::max_mb));
+    if (!mb) return mb.error();
+    options.hash_mb = std::size_t(*mb);
+    return true;
+  }
+  if (reader.flag("--threads")) {
+    const auto n = int_value(reader, "--threads", 1, 256);
+    if (!n) return n.error();
+    options.threads = int(*n);
+    return true;
+  }
+  return false;
+}
+
+bool has_limit(const SearchLimits& limits) { return limits.depth || limits.movetime_ms || limits.nodes; }
+
+Expected<SearchFeatures> parse_features(const std::string& text) {
+  const auto colon = text.find(':');
+  const std::string base = text.substr(0, colon);
+  SearchFeatures f;
+  if (base == "plain") f = SearchFeatures::plain();
+  else if (base != "full") return Error{"engine settings must start with 'full' or 'plain', not '" + base + "'"};
+  if (colon == std::string::npos) return f;
+  std::stringstream rest(text.substr(colon + 1));
+  for (std::string item; std::getline(rest, item, ',');) {
+    if (item.size() < 2 || (item[0] != '+' && item[0] != '-')) return Error{"feature '" + item + "' must be +NAME or -NAME"};
+    const std::string feature = item.substr(1);
+    bool* flag = feature == "alphabeta"    ? &f.alpha_beta
+                 : feature == "table"      ? &f.transposition_table
+                 : feature == "captures"   ? &f.capture_ordering
+                 : feature == "killers"    ? &f.killers
+                 : feature == "history"    ? &f.history
+                 : feature == "pvs"        ? &f.principal_variation
+                 : feature == "quiescence" ? &f.quiescence
+                                           : nullptr;
+    if (!flag) return Error{"unknown feature '" + feature + "'"};
+    *flag = item[0] == '+';
+  }
+  return f;
+}
+
+Expected<EvalWeights> parse_weights(const std::string& text) {
+  EvalWeights w;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) return Error{"weight '" + item + "' must be NAME=VALUE"};
+    const std::string weight = item.substr(0, eq), value = item.substr(eq + 1);
+    int* field = weight == "material"             ? &w.material
+                 : weight == "capture_threat"     ? &w.capture_threat
+                 : weight == "exposure"           ? &w.exposure
+                 : weight == "flank_threat"       ? &w.flank_threat
+                 : weight == "mobility"           ? &w.mobility
+                 : weight == "corner"             ? &w.corner
+                 : weight == "placement_threat"   ? &w.placement_threat
+                 : weight == "first_mover_threat" ? &w.first_mover_threat
+                                                  : nullptr;
+    if (!field) return Error{"unknown weight '" + weight + "'"};
+    const bool negative = !value.empty() && value[0] == '-';
+    const auto v = parse_int(negative ? value.substr(1) : value, weight, 0, 1000);
+    if (!v) return v.error();
+    *field = int(negative ? -*v : *v);
+  }
+  return w;
+}
+
+}  // namespace moon::cli

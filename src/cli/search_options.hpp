@@ -1,0 +1,38 @@
+// Command-line options shared by the commands that search: limits and engine settings.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cli/options.hpp"
+#include "moon/expected.hpp"
+#include "moon/search.hpp"
+
+namespace moon::cli {
+
+// --depth D, --movetime MS, --nodes N: consumes one at the reader's position (true if it did).
+Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits);
+// --hash MB, --threads N.
+Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options);
+// A whole number value for the flag just matched.
+Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high);
+bool has_limit(const SearchLimits& limits);
+// Engine settings: "full" or "plain", then optionally ':' and a comma list of +NAME / -NAME.
+Expected<SearchFeatures> parse_features(const std::string& text);
+// Evaluation weights changed from the defaults: a comma list of NAME=VALUE (evaluation.hpp).
+Expected<EvalWeights> parse_weights(const std::string& text);
+
+inline constexpr std::string_view limit_options_help =
+    "  --depth D          search D plies deep (1-100)\n"
+    "  --movetime MS      search MS milliseconds\n"
+    "  --nodes N          search N nodes\n";
+inline constexpr std::string_view features_help =
+    "  'full' (the engine) or 'plain' (fixed-depth negamax: minimax without table, ordering,\n"
+    "  PVS or quiescence), optionally followed by ':' and a comma list of +FEATURE / -FEATURE,\n"
+    "  FEATURE one of alphabeta, table, captures, killers, history, pvs, quiescence.\n"
+    "  Examples: full:-history  plain:+alphabeta\n";
+inline constexpr std::string_view engine_options_help =
+    "  --hash MB          transposition table size in MiB (1-65536; default 16)\n"
+    "  --threads N        search threads (1-256; default 1)\n";
+
+}  // namespace moon::cli

@@ -1,0 +1,193 @@
+// The Searcher: options, limits, time, helper threads (Lazy SMP) and the reports to frontends.
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "moon/evaluation.hpp"
+#include "moon/movegen.hpp"
+#include "moon/search.hpp"
+#include "time_budget.hpp"
+#include "worker.hpp"
+
+namespace moon {
+
+namespace {
+
+constexpr int max_threads = 256;
+
+Expected<bool> validate(const SearchOptions& o) {
+  if (o.hash_mb < TranspositionTable::min_mb || o.hash_mb > TranspositionTable::max_mb)
+    return Error{"hash size must be from " + std::to_string(TranspositionTable::min_mb) + " to " +
+                 std::to_string(TranspositionTable::max_mb) + " MB, not " + std::to_string(o.hash_mb)};
+  if (o.threads < 1 || o.threads > max_threads)
+    return Error{"threads must be from 1 to " + std::to_string(max_threads) + ", not " + std::to_string(o.threads)};
+  return true;
+}
+
+Expected<bool> validate(const SearchLimits& l) {
+  if (l.depth < 0 || l.depth > max_search_depth)
+    return Error{"depth must be from 1 to " + std::to_string(max_search_depth) + " (0: no limit), not " +
+                 std::to_string(l.depth)};
+  if (l.movetime_ms < 0) return Error{"move time must not be negative"};
+  if (l.time_left_ms < 0) return Error{"time left must not be negative"};
+  if (l.increment_ms < 0) return Error{"increment must not be negative"};
+  return true;
+}
+
+}  // namespace
+
+struct Searcher::Impl {
+  SearchOptions options;
+  search::SharedState shared;
+  std::vector<std::unique_ptr<search::Worker>> workers;
+  std::atomic<bool> searching{false};
+  std::atomic<bool> stop_requested{false};
+  // Orders a search's start (clearing the stop flags) against stop(): a stop() made once
+  // is_searching() is true is never lost.
+  std::mutex start_mutex;
+  std::optional<Rules> table_rules;  // the rules the table's entries were searched under
+
+  void make_workers(int count) {
+    workers.clear();
+    for (int i = 0; i < count; ++i) workers.push_back(std::make_unique<search::Worker>(i, shared));
+  }
+  std::uint64_t total_nodes() const {
+    std::uint64_t n = 0;
+    for (const auto& w : workers) n += w->nodes();
+    return n;
+  }
+};
+
+Searcher::Searcher(SearchOptions options) : impl_(std::make_unique<Impl>()) {
+  // Out-of-range options are brought into range here; set_options() reports them instead.
+  options.hash_mb = std::clamp(options.hash_mb, TranspositionTable::min_mb, TranspositionTable::max_mb);
+  options.threads = std::clamp(options.threads, 1, max_threads);
+  if (!impl_->shared.table.resize(options.hash_mb)) {
+    options.hash_mb = TranspositionTable::min_mb;
+    (void)impl_->shared.table.resize(options.hash_mb);
+  }
+  impl_->options = options;
+  impl_->shared.features = options.features;
+  impl_->shared.weights = options.evaluation;
+  impl_->shared.total_nodes = [impl = impl_.get()] { return impl->total_nodes(); };
+  impl_->make_workers(options.threads);
+}
+
+Searcher::~Searcher() = default;
+
+Expected<bool> Searcher::set_options(SearchOptions options) {
+  if (impl_->searching.load()) return Error{"cannot change options while searching"};
+  if (auto ok = validate(options); !ok) return ok;
+  if (options.hash_mb != impl_->options.hash_mb) {
+    if (auto ok = impl_->shared.table.resize(options.hash_mb); !ok) return ok;
+    impl_->table_rules.reset();
+  }
+  if (options.threads != impl_->options.threads) impl_->make_workers(options.threads);
+  if (!(options.features == impl_->options.features) || !(options.evaluation == impl_->options.evaluation)) clear();
+  impl_->options = options;
+  impl_->shared.features = options.features;
+  impl_->shared.weights = options.evaluation;
+  return true;
+}
+
+const SearchOptions& Searcher::options() const { return impl_->options; }
+
+void Searcher::clear() {
+  impl_->shared.table.clear();
+  impl_->table_rules.reset();
+  for (auto& w : impl_->workers) w->clear();
+}
+
+void Searcher::stop() {
+  std::lock_guard lock(impl_->start_mutex);
+  impl_->stop_requested.store(true);
+  impl_->shared.abort.store(true);
+}
+
+bool Searcher::is_searching() const { return impl_->searching.load(); }
+
+Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits& limits,
+                                        std::function<void(const SearchInfo&)> on_iteration) {
+  if (auto ok = validate(limits); !ok) return ok.error();
+  Impl& im = *impl_;
+  search::SharedState& shared = im.shared;
+  {
+    std::lock_guard lock(im.start_mutex);
+    if (im.searching.load()) return Error{"a search is already running"};
+    im.stop_requested.store(false);
+    shared.abort.store(false);
+    im.searching.store(true);
+  }
+  struct Done {
+    std::atomic<bool>& flag;
+    ~Done() { flag.store(false); }
+  } done{im.searching};
+  shared.start = search::Clock::now();
+
+  if (pos.is_over()) {
+    const Result r = pos.result();
+    const Score s = r == Result::draw ? 0 : (r == Result::x_wins) == (pos.side_to_move() == x) ? score_win : -score_win;
+    return SearchResult{Move(), s, score_info(s, true), {}, 0, 0, 0};
+  }
+
+  if (im.table_rules != pos.rules()) {
+    // Keys do not include the rules: entries of other rules must go.
+    shared.table.clear();
+    im.table_rules = pos.rules();
+  }
+  shared.table.new_search();
+  const search::TimeBudget budget = search::plan_time(limits);
+  shared.hard_limit_ms = budget.hard_ms;
+  shared.node_limit = limits.nodes;
+  shared.main_depth.store(0);
+  int max_depth = limits.depth ? limits.depth : max_search_depth;
+  // With a clock and a single legal move, there is nothing to think about.
+  if (budget.hard_ms && count_moves(pos) == 1) max_depth = 1;
+
+  std::vector<std::thread> helpers;
+  for (std::size_t i = 1; i < im.workers.size(); ++i)
+    helpers.emplace_back([&, i] { im.workers[i]->run(pos, max_depth, {}); });
+
+  const auto report = [&](const search::Iteration& it) {
+    const std::int64_t time_ms = shared.elapsed_ms();
+    const std::uint64_t nodes = im.total_nodes();
+    if (on_iteration)
+      on_iteration(SearchInfo{it.depth, it.score, score_info(it.score, it.proven), nodes,
+                              nodes * 1000 / std::uint64_t(std::max<std::int64_t>(time_ms, 1)), time_ms, it.pv,
+                              shared.table.hashfull()});
+    if (it.proven) return false;  // the game's value: deeper iterations cannot change it
+    // A win or loss within the horizon is the shortest win / longest defence: settled.
+    if (is_proven_decisive(it.score) && score_info(it.score).value <= it.depth) return false;
+    if (budget.soft_ms && !limits.movetime_ms && time_ms >= budget.soft_ms / 2) return false;
+    return true;
+  };
+  search::Worker& main = *im.workers.front();
+  search::Iteration last = main.run(pos, max_depth, report);
+  if (limits.infinite)
+    while (!im.stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  shared.abort.store(true);
+  for (std::thread& t : helpers) t.join();
+
+  SearchResult result{};
+  result.nodes = im.total_nodes();
+  result.time_ms = shared.elapsed_ms();
+  if (last.depth == 0 || last.pv.empty()) {
+    // Stopped before the first iteration ended: the best-ordered legal move, scored statically.
+    result.best = main.first_root_move();
+    if (result.best.is_null()) result.best = legal_moves(pos)[0];
+    result.score = with_variant(pos.rules(), [&](auto v) { return evaluate<decltype(v)>(pos, im.options.evaluation); });
+    result.score_info = score_info(result.score);
+    result.pv = {result.best};
+    result.depth = 0;
+    return result;
+  }
+  result.best = last.pv.front();
+  result.score = last.score;
+  result.score_info = score_info(last.score, last.proven);
+  result.pv = std::move(last.pv);
+  result.depth = last.depth;
+  return result;
+}
+
+}  // namespace moon

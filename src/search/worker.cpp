@@ -1,0 +1,296 @@
+// The principal variation search of one thread.
+//
+// Every node also reports whether its score is proven: true when no heuristic value took part
+// below it (every leaf reached was a game end, or a proven table entry). A proven score is a
+// true bound on the game's value at any depth, so such table entries are used whatever depth
+// is asked, and a proven root score of 0 is an exact draw.
+#include "worker.hpp"
+
+#include <algorithm>
+
+#include "moon/evaluation.hpp"
+#include "moon/movegen.hpp"
+#include "move_picker.hpp"
+
+namespace moon::search {
+
+namespace {
+
+// The score of a game-over position, ply plies from the root, for its side to move.
+Score terminal_score(const Position& pos, int ply) {
+  const Result r = pos.result();
+  if (r == Result::draw) return 0;
+  const bool side_won = (r == Result::x_wins) == (pos.side_to_move() == x);
+  return side_won ? win_in(ply) : loss_in(ply);
+}
+
+constexpr int history_limit = 1 << 14;
+
+void add_history(int& entry, int bonus) {
+  entry += bonus - entry * (bonus < 0 ? -bonus : bonus) / history_limit;
+}
+
+}  // namespace
+
+void Worker::clear() {
+  for (auto& k : killers_) k = {Move(), Move()};
+  for (auto& h : history_) h.fill(0);
+}
+
+bool Worker::count_node_and_check() {
+  const std::uint64_t n = nodes_.load(std::memory_order_relaxed) + 1;
+  nodes_.store(n, std::memory_order_relaxed);
+  if (shared_.node_limit && n >= shared_.node_limit) shared_.abort.store(true, std::memory_order_relaxed);
+  if (id_ == 0 && (n & 1023) == 0) {
+    if (shared_.hard_limit_ms && shared_.elapsed_ms() >= shared_.hard_limit_ms)
+      shared_.abort.store(true, std::memory_order_relaxed);
+    if (shared_.node_limit && shared_.total_nodes && shared_.total_nodes() >= shared_.node_limit)
+      shared_.abort.store(true, std::memory_order_relaxed);
+  }
+  return aborted();
+}
+
+void Worker::copy_pv(int ply, Move m) {
+  pv_[ply][ply] = m;
+  for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+  pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+}
+
+void Worker::update_quiet_stats(const Position& pos, Move best, int depth, int ply, const Move* tried,
+                                int tried_count) {
+  const SearchFeatures& f = shared_.features;
+  if (f.killers && killers_[ply][0] != best) {
+    killers_[ply][1] = killers_[ply][0];
+    killers_[ply][0] = best;
+  }
+  if (f.history) {
+    auto& h = history_[pos.side_to_move()];
+    const int bonus = std::min(depth * depth, 400);
+    add_history(h[best.raw()], bonus * 16);
+    for (int i = 0; i < tried_count; ++i) add_history(h[tried[i].raw()], -bonus * 16);
+  }
+}
+
+template <class V>
+Score Worker::quiescence(const Position& pos, int ply, Score alpha, Score beta, bool& proven) {
+  pv_length_[ply] = ply;
+  proven = false;
+  if (count_node_and_check()) return 0;
+  if (pos.is_over()) {
+    proven = true;
+    return terminal_score(pos, ply);
+  }
+  const Score stand = evaluate<V>(pos, shared_.weights);
+  if (pos.in_placement() || ply >= max_ply) return stand;
+  // With one move left on the clock every quiet move ends the game: search them all (the
+  // children are game ends or captures), so no heuristic value stands in for them.
+  const bool last_quiet_move = pos.clock() + 1 >= pos.rules().clock_limit;
+  Score best = -score_infinite;
+  bool all_proven = last_quiet_move;
+  if (!last_quiet_move) {
+    best = stand;
+    if (best >= beta) return best;
+    alpha = std::max(alpha, best);
+  }
+  MovePicker<V> picker(pos, shared_.features, Move(), killers_[ply], history_[pos.side_to_move()], !last_quiet_move);
+  for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
+    bool child_proven = false;
+    const Score s = -quiescence<V>(pos.after<V>(m), ply + 1, -beta, -alpha, child_proven);
+    if (aborted()) return 0;
+    all_proven &= child_proven;
+    if (s > best) {
+      best = s;
+      if (s > alpha) {
+        alpha = s;
+        copy_pv(ply, m);
+        if (s >= beta) break;
+      }
+    }
+  }
+  proven = all_proven;
+  return best;
+}
+
+template <class V>
+Score Worker::search(const Position& pos, int depth, int ply, Score alpha, Score beta, bool pv_node, bool& proven) {
+  const SearchFeatures& f = shared_.features;
+  if (depth <= 0 && f.quiescence) return quiescence<V>(pos, ply, alpha, beta, proven);
+  pv_length_[ply] = ply;
+  proven = false;
+  if (count_node_and_check()) return 0;
+  if (pos.is_over()) {
+    proven = true;
+    return terminal_score(pos, ply);
+  }
+  if (depth <= 0 || ply >= max_ply) return evaluate<V>(pos, shared_.weights);
+
+  if (f.alpha_beta) {
+    // No result is better than winning, or worse than losing, with the next move.
+    alpha = std::max(alpha, loss_in(ply + 1));
+    beta = std::min(beta, win_in(ply + 1));
+    if (alpha >= beta) {
+      proven = true;
+      return alpha;
+    }
+  }
+
+  const std::uint64_t key = pos.key(), hash = pos.hash();
+  Move table_move;
+  if (f.transposition_table) {
+    TableEntry e;
+    if (shared_.table.probe(key, hash, e)) {
+      table_move = e.move;
+      const Score s = score_from_table(e.score, ply);
+      const bool deep_enough = e.proven || e.depth >= depth;
+      const bool may_cut = f.alpha_beta && (!pv_node || (e.proven && e.bound == Bound::exact));
+      if (deep_enough && may_cut &&
+          (e.bound == Bound::exact || (e.bound == Bound::lower && s >= beta) || (e.bound == Bound::upper && s <= alpha))) {
+        proven = e.proven;
+        return s;
+      }
+    }
+  }
+
+  const Score original_alpha = alpha;
+  MovePicker<V> picker(pos, f, table_move, killers_[ply], history_[pos.side_to_move()]);
+  Score best = -score_infinite;
+  Move best_move;
+  bool all_proven = true;
+  std::array<Move, MoveList::capacity> quiets_tried;
+  int quiet_count = 0;
+  int index = 0;
+  for (Move m = picker.next(); !m.is_null(); m = picker.next(), ++index) {
+    const bool quiet = picker.last_captures() == 0;
+    const Position child = pos.after<V>(m);
+    bool child_proven = false;
+    Score s;
+    if (!f.alpha_beta) {
+      s = -search<V>(child, depth - 1, ply + 1, -score_infinite, score_infinite, true, child_proven);
+    } else if (index == 0 || !f.principal_variation) {
+      // Without PVS the leftmost path stands for the principal variation.
+      s = -search<V>(child, depth - 1, ply + 1, -beta, -alpha, pv_node && index == 0, child_proven);
+    } else {
+      s = -search<V>(child, depth - 1, ply + 1, -alpha - 1, -alpha, false, child_proven);
+      if (s > alpha && s < beta && !aborted())
+        s = -search<V>(child, depth - 1, ply + 1, -beta, -alpha, pv_node, child_proven);
+    }
+    if (aborted()) return 0;
+    all_proven &= child_proven;
+    if (s > best) {
+      best = s;
+      best_move = m;
+      if (s > alpha) {
+        copy_pv(ply, m);
+        if (f.alpha_beta) alpha = s;
+        if (f.alpha_beta && s >= beta) {
+          if (quiet) update_quiet_stats(pos, m, depth, ply, quiets_tried.data(), quiet_count);
+          break;
+        }
+      }
+    }
+    if (quiet) quiets_tried[quiet_count++] = m;
+  }
+  proven = all_proven;
+
+  if (f.transposition_table) {
+    const Bound bound = best >= beta ? Bound::lower : best > original_alpha ? Bound::exact : Bound::upper;
+    shared_.table.store(key, hash, best_move, score_to_table(best, ply), depth, bound, proven);
+  }
+  return best;
+}
+
+template <class V>
+void Worker::order_root_moves(const Position& root) {
+  TableEntry e;
+  Move table_move;
+  if (shared_.features.transposition_table && shared_.table.probe(root.key(), root.hash(), e)) table_move = e.move;
+  MovePicker<V> picker(root, shared_.features, table_move, killers_[0], history_[root.side_to_move()]);
+  root_moves_.clear();
+  for (Move m = picker.next(); !m.is_null(); m = picker.next()) root_moves_.push_back({m, -score_infinite});
+}
+
+template <class V>
+bool Worker::search_root(const Position& root, int depth, Iteration& out) {
+  const SearchFeatures& f = shared_.features;
+  pv_length_[0] = 0;
+  Score alpha = -score_infinite;
+  const Score beta = score_infinite;
+  Score best = -score_infinite;
+  bool all_proven = true;
+  std::vector<Move> pv;
+  for (std::size_t i = 0; i < root_moves_.size(); ++i) {
+    const Move m = root_moves_[i].move;
+    const Position child = root.after<V>(m);
+    bool child_proven = false;
+    Score s;
+    if (!f.alpha_beta) {
+      s = -search<V>(child, depth - 1, 1, -score_infinite, score_infinite, true, child_proven);
+    } else if (i == 0 || !f.principal_variation) {
+      s = -search<V>(child, depth - 1, 1, -beta, -alpha, i == 0, child_proven);
+    } else {
+      s = -search<V>(child, depth - 1, 1, -alpha - 1, -alpha, false, child_proven);
+      if (s > alpha && !aborted()) s = -search<V>(child, depth - 1, 1, -beta, -alpha, true, child_proven);
+    }
+    if (aborted()) return false;
+    all_proven &= child_proven;
+    root_moves_[i].score = s;
+    if (s > best) {
+      best = s;
+      copy_pv(0, m);
+      pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+      if (f.alpha_beta) alpha = std::max(alpha, s);
+    }
+  }
+  // Best first; the others keep their order among equals (their scores are upper bounds).
+  std::stable_sort(root_moves_.begin(), root_moves_.end(),
+                   [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+  if (f.transposition_table)
+    shared_.table.store(root.key(), root.hash(), root_moves_.front().move, best, depth, Bound::exact, all_proven);
+  out.depth = depth;
+  out.score = best;
+  out.proven = all_proven;
+  out.pv = extend_pv_from_table(root, std::move(pv), depth);
+  return true;
+}
+
+std::vector<Move> Worker::extend_pv_from_table(const Position& root, std::vector<Move> pv, int max_length) const {
+  if (!shared_.features.transposition_table) return pv;
+  Position pos = root;
+  for (Move m : pv) pos.play(m);
+  TableEntry e;
+  while (int(pv.size()) < max_length && !pos.is_over() && shared_.table.probe(pos.key(), pos.hash(), e) &&
+         legal_moves(pos).contains(e.move)) {
+    pv.push_back(e.move);
+    pos.play(e.move);
+  }
+  return pv;
+}
+
+template <class V>
+Iteration Worker::run_variant(const Position& root, int max_depth,
+                              const std::function<bool(const Iteration&)>& on_iteration) {
+  nodes_.store(0, std::memory_order_relaxed);
+  order_root_moves<V>(root);
+  Iteration last;
+  int depth = id_ == 0 ? 1 : 1 + id_ % 2;
+  for (; depth <= max_depth && !aborted(); ++depth) {
+    if (id_ == 0) {
+      shared_.main_depth.store(depth, std::memory_order_relaxed);
+    } else {
+      // Helpers run ahead of the main thread on alternate depths, filling the table for it.
+      depth = std::max(depth, shared_.main_depth.load(std::memory_order_relaxed) + id_ % 2);
+      if (depth > max_depth) break;
+    }
+    Iteration it;
+    if (!search_root<V>(root, depth, it)) break;
+    last = std::move(it);
+    if (id_ == 0 && on_iteration && !on_iteration(last)) break;
+  }
+  return last;
+}
+
+Iteration Worker::run(const Position& root, int max_depth, const std::function<bool(const Iteration&)>& on_iteration) {
+  return with_variant(root.rules(), [&](auto v) { return run_variant<decltype(v)>(root, max_depth, on_iteration); });
+}
+
+}  // namespace moon::search

@@ -1,0 +1,46 @@
+#include "moon/transposition_table.hpp"
+
+#include <new>
+#include <string>
+
+namespace moon {
+
+Expected<bool> TranspositionTable::resize(std::size_t mb) {
+  if (mb < min_mb || mb > max_mb)
+    return Error{"hash size must be from " + std::to_string(min_mb) + " to " + std::to_string(max_mb) + " MB, not " +
+                 std::to_string(mb)};
+  const std::size_t count = (mb << 20) / sizeof(Bucket);
+  if (count == bucket_count_) {
+    clear();
+    return true;
+  }
+  std::unique_ptr<Bucket[]> fresh(new (std::nothrow) Bucket[count]);
+  if (!fresh) return Error{"cannot allocate a " + std::to_string(mb) + " MB hash table"};
+  buckets_ = std::move(fresh);
+  bucket_count_ = count;
+  generation_ = 0;
+  return true;
+}
+
+void TranspositionTable::clear() {
+  for (std::size_t i = 0; i < bucket_count_; ++i)
+    for (Slot& slot : buckets_[i].slots) {
+      slot.check.store(0, std::memory_order_relaxed);
+      slot.data.store(0, std::memory_order_relaxed);
+    }
+  generation_ = 0;
+}
+
+int TranspositionTable::hashfull() const {
+  constexpr std::size_t sample_buckets = 250;
+  const std::size_t buckets = bucket_count_ < sample_buckets ? bucket_count_ : sample_buckets;
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < buckets; ++i)
+    for (const Slot& slot : buckets_[i].slots) {
+      const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
+      used += field(data, bound_shift, 2) != 0 && age(data) == 0;
+    }
+  return buckets ? int(used * 1000 / (buckets * entries_per_bucket)) : 0;
+}
+
+}  // namespace moon

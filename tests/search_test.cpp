@@ -1,0 +1,509 @@
+// The search: legal results in every phase and variant, proven scores against an exhaustive
+// minimax, the table's neutrality on proven results, limits, stop, bench, edge positions.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "moon/search_bench.hpp"
+#include "moon/evaluation.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/search.hpp"
+#include "moon/transposition_table.hpp"
+
+using namespace moon;
+
+namespace {
+
+#ifdef MOON_SANITIZE_BUILD
+constexpr int scale = 8;  // the sanitizers run about ten times slower: fewer cases
+#else
+constexpr int scale = 1;
+#endif
+
+const Rules all_variants[] = {
+    Rules{},
+    Rules{Movement::slide, CaptureLines::orthogonal, Rules::default_clock_limit},
+    Rules{Movement::step, CaptureLines::orthogonal_and_diagonal, Rules::default_clock_limit},
+    Rules{Movement::slide, CaptureLines::orthogonal_and_diagonal, 12},
+};
+
+Position parse(std::string_view fen, const Rules& rules = {}) {
+  const auto pos = parse_position(fen, rules);
+  REQUIRE_MESSAGE(pos.has_value(), std::string(fen));
+  return *pos;
+}
+
+// The exact value of pos, bracketed: plain exhaustive minimax to `depth` plies, where a
+// position left unexplored may still end anywhere from the next ply on. lo == hi when the
+// game's value (in the search's scale, `ply` plies from the root) is known.
+std::pair<Score, Score> minimax_bounds(const Position& pos, int depth, int ply = 0) {
+  if (pos.is_over()) {
+    const Result r = pos.result();
+    if (r == Result::draw) return {0, 0};
+    const bool won = (r == Result::x_wins) == (pos.side_to_move() == x);
+    const Score v = won ? win_in(ply) : loss_in(ply);
+    return {v, v};
+  }
+  if (depth == 0) return {loss_in(ply + 1), win_in(ply + 1)};
+  Score lo = -score_infinite, hi = -score_infinite;
+  for (Move m : legal_moves(pos)) {
+    const auto [child_lo, child_hi] = minimax_bounds(pos.after(m), depth - 1, ply + 1);
+    lo = std::max(lo, -child_hi);
+    hi = std::max(hi, -child_lo);
+  }
+  return {lo, hi};
+}
+
+SearchResult search(const Position& pos, int depth, SearchOptions options = {}) {
+  Searcher s(options);
+  SearchLimits limits;
+  limits.depth = depth;
+  auto r = s.search(pos, limits);
+  REQUIRE(r.has_value());
+  return *r;
+}
+
+// A random position of any phase: random legal moves from the start.
+Position random_game_position(std::mt19937& rng, const Rules& rules) {
+  Position pos = Position::start(rules);
+  const int plies = int(rng() % 60);
+  for (int i = 0; i < plies && !pos.is_over(); ++i) {
+    const MoveList moves = legal_moves(pos);
+    pos.play(moves[rng() % moves.size()]);
+  }
+  return pos;
+}
+
+// A random sparse movement-phase position: 2-4 counters a side, any clock.
+Position random_endgame(std::mt19937& rng, const Rules& rules) {
+  for (;;) {
+    std::string cells(25, '.');
+    for (char c : {'x', 'o'}) {
+      const int n = 2 + int(rng() % 3);
+      for (int placed = 0; placed < n;) {
+        const std::size_t s = rng() % 25;
+        if (cells[s] == '.') cells[s] = c, ++placed;
+      }
+    }
+    std::string board;
+    for (int rank = 4; rank >= 0; --rank) {
+      int empty = 0;
+      for (int file = 0; file < 5; ++file) {
+        const char c = cells[std::size_t(rank * 5 + file)];
+        if (c == '.') {
+          ++empty;
+          continue;
+        }
+        if (empty) board += char('0' + empty), empty = 0;
+        board += c;
+      }
+      if (empty) board += char('0' + empty);
+      if (rank) board += '/';
+    }
+    const int clock = int(rng() % unsigned(rules.clock_limit));
+    const std::string fen = board + (rng() % 2 ? " x" : " o") + " 0 0 " + std::to_string(clock) + " 1";
+    const auto pos = parse_position(fen, rules);
+    if (pos && !pos->is_over()) return *pos;
+  }
+}
+
+bool pv_is_legal(const Position& root, const std::vector<Move>& pv) {
+  Position pos = root;
+  for (Move m : pv) {
+    if (!legal_moves(pos).contains(m)) return false;
+    pos.play(m);
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("score scale: proven scores are distinct from heuristic ones and convert per ply") {
+  CHECK(score_info(win_in(7)) == ScoreInfo{ScoreKind::win, 7});
+  CHECK(score_info(loss_in(12)) == ScoreInfo{ScoreKind::loss, 12});
+  CHECK(score_info(0, true) == ScoreInfo{ScoreKind::draw, 0});
+  CHECK(score_info(0) == ScoreInfo{ScoreKind::heuristic, 0});
+  CHECK(score_info(score_heuristic_max).kind == ScoreKind::heuristic);
+  CHECK(score_info(-score_heuristic_max).kind == ScoreKind::heuristic);
+  // Stored at ply 5 as "win in 2 from here", read back at ply 9 as a win in 6 from that root.
+  const Score stored = score_to_table(win_in(7), 5);
+  CHECK(stored == win_in(2));
+  CHECK(score_from_table(stored, 9) == win_in(11));
+  CHECK(score_from_table(score_to_table(loss_in(8), 3), 3) == loss_in(8));
+  CHECK(score_to_table(123, 40) == 123);
+  CHECK(to_string(ScoreInfo{ScoreKind::win, 3}) == "win 3");
+  CHECK(to_string(ScoreInfo{ScoreKind::heuristic, -40}) == "cp -40");
+}
+
+TEST_CASE("evaluation stays inside the heuristic range and is symmetric in colour") {
+  std::mt19937 rng(7);
+  for (const Rules& rules : all_variants)
+    for (int i = 0; i < 300 / scale; ++i) {
+      const Position pos = random_game_position(rng, rules);
+      if (pos.is_over()) continue;
+      const Score e = evaluate(pos);
+      CHECK(std::abs(e) <= score_heuristic_max);
+    }
+  // Colour symmetry: swapping the colours of every counter and of the side to move (movement
+  // phase) leaves the evaluation unchanged.
+  for (const Rules& rules : all_variants)
+    for (int i = 0; i < 200 / scale; ++i) {
+      const Position pos = random_endgame(rng, rules);
+      std::string fen = to_string(pos);
+      for (char& c : fen) c = c == 'x' ? 'o' : c == 'o' ? 'x' : c;
+      const Position swapped = parse(fen, rules);
+      CHECK(evaluate(swapped) == evaluate(pos));
+    }
+  // Material first: a counter more is worth more than any correction in a quiet position.
+  const Position up = parse("o3o/5/2x2/5/x3x x");
+  CHECK(evaluate(up) > 50);
+  CHECK(evaluate(parse("o3o/5/2x2/5/x3x o")) < -50);
+}
+
+TEST_CASE("transposition table: exact keys, bounds, proven flag, replacement keeps the deep") {
+  TranspositionTable table;
+  REQUIRE(table.resize(1));
+  CHECK_FALSE(table.resize(0));
+  const Position a = parse("5/5/2x2/5/xo1ox x");
+  // The same board with another clock is another position: never a hit for it.
+  const Position b = parse("5/5/2x2/5/xo1ox x 0 0 3 1");
+  table.store(a.key(), a.hash(), Move::movement(12, 7), win_in(3), 5, Bound::exact, true);
+  TableEntry e;
+  REQUIRE(table.probe(a.key(), a.hash(), e));
+  CHECK(e.move == Move::movement(12, 7));
+  CHECK(e.score == win_in(3));
+  CHECK(e.depth == 5);
+  CHECK(e.bound == Bound::exact);
+  CHECK(e.proven);
+  CHECK_FALSE(table.probe(b.key(), b.hash(), e));
+  CHECK_FALSE(table.probe(b.key(), a.hash(), e));  // even when looked for in a's bucket
+
+  // Fill one bucket (same hash, different keys) past its capacity: the deepest survive.
+  const std::uint64_t hash = 12345;
+  for (std::uint64_t k = 1; k <= 8; ++k) table.store(k, hash, Move(), Score(k), int(k), Bound::lower, false);
+  int kept = 0;
+  for (std::uint64_t k = 1; k <= 8; ++k) kept += table.probe(k, hash, e);
+  CHECK(kept == int(TranspositionTable::entries_per_bucket));
+  CHECK(table.probe(8, hash, e));
+  CHECK(table.probe(7, hash, e));
+  table.clear();
+  CHECK_FALSE(table.probe(a.key(), a.hash(), e));
+}
+
+TEST_CASE("searches return legal moves and legal principal variations in every phase and variant") {
+  std::mt19937 rng(2024);
+  int searched = 0;
+  for (const Rules& rules : all_variants) {
+    Searcher s;
+    for (int i = 0; i < 60 / scale; ++i) {
+      const Position pos = i % 3 == 2 ? random_endgame(rng, rules) : random_game_position(rng, rules);
+      if (pos.is_over()) continue;
+      SearchLimits limits;
+      limits.depth = 1 + int(rng() % 5);
+      if (i % 4 == 0) limits.nodes = 1 + rng() % 3000;  // often stopped mid-iteration
+      const auto r = s.search(pos, limits);
+      REQUIRE(r.has_value());
+      INFO(to_string(pos));
+      CHECK(legal_moves(pos).contains(r->best));
+      CHECK(!r->pv.empty());
+      CHECK(r->pv.front() == r->best);
+      CHECK(pv_is_legal(pos, r->pv));
+      ++searched;
+    }
+  }
+  CHECK(searched > 100 / scale);
+}
+
+TEST_CASE("forced capture wins are found at the distance an exhaustive minimax gives") {
+  struct Case {
+    const char* fen;
+    ScoreInfo expected;  // checked against minimax_bounds below, not taken on trust
+    int depth;
+  };
+  const Case cases[] = {
+      {"4o/5/5/2x2/xo3 x", {ScoreKind::win, 1}, 3},   // c2c1 closes b1 between a1 and c1
+      {"5/5/5/2x2/xo1ox o", {ScoreKind::loss, 2}, 4},  // o cannot stop c2c1
+      {"5/5/2x2/5/xo1ox x", {ScoreKind::win, 3}, 5},   // c3c2 threatens both o counters
+      {"5/5/2x2/5/xo1ox o", {ScoreKind::loss, 4}, 6},
+      {"5/2x2/5/5/xo1ox x", {ScoreKind::win, 5}, 7},
+      {"x4/5/5/o4/xo2x x", {ScoreKind::win, 5}, 7},
+  };
+  for (const Case& c : cases) {
+    INFO(c.fen);
+    const Position pos = parse(c.fen);
+    const auto [lo, hi] = minimax_bounds(pos, c.depth);
+    REQUIRE(lo == hi);
+    REQUIRE(score_info(lo, true) == c.expected);
+    const SearchResult with_table = search(pos, c.depth);
+    CHECK(with_table.score == lo);
+    CHECK(with_table.score_info == c.expected);
+    SearchOptions no_table;
+    no_table.features.transposition_table = false;
+    CHECK(search(pos, c.depth, no_table).score == lo);
+    SearchOptions plain;
+    plain.features = SearchFeatures::plain();
+    CHECK(search(pos, c.depth, plain).score == lo);
+    // Without a depth limit the search stops by itself once the distance is settled.
+    Searcher s;
+    const auto unlimited = s.search(pos, SearchLimits{});
+    REQUIRE(unlimited.has_value());
+    CHECK(unlimited->score == lo);
+  }
+}
+
+TEST_CASE("proven results agree with and without the table, tiny or big, and with minimax") {
+  std::mt19937 rng(99);
+  int proven = 0, compared = 0;
+  for (const Rules& base : all_variants) {
+    Rules rules = base;
+    rules.clock_limit = 6;  // short games: many proven results within reach
+    for (int i = 0; i < 40 / scale; ++i) {
+      const Position pos = random_endgame(rng, rules);
+      INFO(to_string(pos));
+      const int depth = 6;
+      SearchOptions big, tiny, none;
+      big.hash_mb = 16;
+      tiny.hash_mb = 1;
+      none.features.transposition_table = false;
+      const SearchResult results[] = {search(pos, depth, big), search(pos, depth, tiny), search(pos, depth, none)};
+      const auto [lo, hi] = minimax_bounds(pos, 4);
+      for (const SearchResult& a : results) {
+        if (a.score_info.kind == ScoreKind::heuristic) continue;
+        ++proven;
+        if (lo == hi) {
+          // Both are the game's value: the kind always agrees, the distance when within depth.
+          const ScoreInfo exact = score_info(lo, true);
+          CHECK(a.score_info.kind == exact.kind);
+          if (a.score_info.value <= depth) CHECK(a.score == lo);
+        }
+        for (const SearchResult& b : results) {
+          if (b.score_info.kind == ScoreKind::heuristic) continue;
+          ++compared;
+          CHECK(a.score_info.kind == b.score_info.kind);
+          if (a.score_info.value <= depth && b.score_info.value <= depth) CHECK(a.score == b.score);
+        }
+      }
+    }
+  }
+  CHECK(proven > 40 / scale);
+  CHECK(compared > proven);
+}
+
+TEST_CASE("positions differing only in clock or hands are never conflated by the table") {
+  // The same board and side: at clock 0 x wins by capture in 3 plies, at 18 the clock ends
+  // the game (x has more counters) in 2, at 19 in 1. One searcher (one table) searches them
+  // in both orders; each result must equal a fresh search and the exhaustive minimax.
+  const char* fens[] = {"5/5/2x2/5/xo1ox x 0 0 0 1", "5/5/2x2/5/xo1ox x 0 0 18 1", "5/5/2x2/5/xo1ox x 0 0 19 1"};
+  const int expected[] = {3, 2, 1};
+  for (bool reverse : {false, true}) {
+    Searcher shared_table;
+    for (int k = 0; k < 3; ++k) {
+      const int i = reverse ? 2 - k : k;
+      INFO(fens[i]);
+      const Position pos = parse(fens[i]);
+      const auto [lo, hi] = minimax_bounds(pos, 5);
+      REQUIRE(lo == hi);
+      REQUIRE(score_info(lo) == ScoreInfo{ScoreKind::win, expected[i]});
+      SearchLimits limits;
+      limits.depth = 6;
+      const auto r = shared_table.search(pos, limits);
+      REQUIRE(r.has_value());
+      CHECK(r->score == lo);
+      CHECK(search(pos, 6).score == lo);
+    }
+  }
+  // Pairs where a table that ignored the clock would hand the second search a wrong proven
+  // result (found by searching with such a broken table).
+  const char* pairs[][2] = {
+      {"2x1o/5/1xo2/1o3/o4 o 0 0 0 1", "2x1o/5/1xo2/1o3/o4 o 0 0 12 1"},
+      {"2o2/5/xo1x1/x4/3ox x 0 0 0 1", "2o2/5/xo1x1/x4/3ox x 0 0 13 1"},
+      {"1xo2/4o/4o/2x1x/2x2 o 0 0 0 1", "1xo2/4o/4o/2x1x/2x2 o 0 0 14 1"},
+  };
+  for (const auto& pair : pairs) {
+    INFO(pair[1]);
+    Searcher one_table;
+    SearchLimits limits;
+    limits.depth = 8;
+    REQUIRE(one_table.search(parse(pair[0]), limits).has_value());
+    const auto second = one_table.search(parse(pair[1]), limits);
+    REQUIRE(second.has_value());
+    const SearchResult fresh = search(parse(pair[1]), 8);
+    REQUIRE(fresh.score_info.kind != ScoreKind::heuristic);
+    CHECK(second->score == fresh.score);
+  }
+  // Placement: the same board with other hands is another game (x's last counter vs not).
+  const Position last = parse("xxoo1/ooxx1/xo1ox/xxoo1/ooxx1 x 1 1 0 11");
+  const Position earlier = parse("xxoo1/ooxx1/xo1ox/xxoo1/ooxx1 x 2 2 0 11");
+  Searcher s;
+  SearchLimits limits;
+  limits.depth = 8;
+  const auto a1 = s.search(last, limits);
+  const auto b1 = s.search(earlier, limits);
+  const auto a2 = s.search(last, limits);
+  REQUIRE((a1 && b1 && a2));
+  CHECK(a1->score == a2->score);
+  CHECK(a1->score == search(last, 8).score);
+  CHECK(b1->score == search(earlier, 8).score);
+}
+
+TEST_CASE("a proven draw is reported as a draw, a heuristic balance is not") {
+  // One move left on the clock, no capture possible, two counters each: every move draws.
+  const SearchResult r = search(parse("o4/5/2x2/5/o3x x 0 0 19 1"), 4);
+  CHECK(r.score_info == ScoreInfo{ScoreKind::draw, 0});
+  const SearchResult start = search(Position::start(), 2);
+  CHECK(start.score_info.kind == ScoreKind::heuristic);
+}
+
+TEST_CASE("over and blocked positions") {
+  // Over: o has a single counter. No move, an exact result.
+  const Position over = parse("4o/5/5/2x2/x4 o");
+  REQUIRE(over.is_over());
+  const SearchResult r = search(over, 3);
+  CHECK(r.best.is_null());
+  CHECK(r.score_info == ScoreInfo{ScoreKind::loss, 0});
+  // Blocked: o's counters e5 and a1 are walled in; its only move is the pass.
+  const Position blocked = parse("3xo/4x/5/x4/ox3 o");
+  REQUIRE(count_moves(blocked) == 1);
+  const SearchResult pass = search(blocked, 4);
+  CHECK(pass.best == Move::pass());
+  Searcher s;
+  SearchLimits timed;
+  timed.time_left_ms = 1000;
+  const auto instant = s.search(blocked, timed);
+  REQUIRE(instant.has_value());
+  CHECK(instant->best == Move::pass());
+  CHECK(instant->depth == 1);  // one legal move under a clock: no thinking
+}
+
+TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are refused") {
+  Searcher s;
+  const Position pos = Position::start();
+  SearchLimits limits;
+  limits.depth = 4;
+  int deepest = 0, reports = 0;
+  const auto r = s.search(pos, limits, [&](const SearchInfo& info) {
+    deepest = std::max(deepest, info.depth);
+    ++reports;
+    CHECK(info.depth == reports);
+    CHECK(!info.pv.empty());
+  });
+  REQUIRE(r.has_value());
+  CHECK(r->depth == 4);
+  CHECK(deepest == 4);
+
+  for (std::uint64_t nodes : {1ull, 100ull, 5000ull, 60000ull}) {
+    SearchLimits n;
+    n.nodes = nodes;
+    const auto rn = s.search(pos, n);
+    REQUIRE(rn.has_value());
+    CHECK(rn->nodes <= nodes);
+    CHECK(legal_moves(pos).contains(rn->best));
+  }
+
+  SearchLimits bad;
+  bad.depth = -1;
+  CHECK_FALSE(s.search(pos, bad).has_value());
+  bad.depth = max_search_depth + 1;
+  CHECK_FALSE(s.search(pos, bad).has_value());
+  SearchLimits negative_time;
+  negative_time.movetime_ms = -5;
+  CHECK_FALSE(s.search(pos, negative_time).has_value());
+  CHECK_FALSE(s.set_options(SearchOptions{0, 1, {}}).has_value());
+  CHECK_FALSE(s.set_options(SearchOptions{16, 0, {}}).has_value());
+  CHECK(s.set_options(SearchOptions{2, 2, {}}).has_value());
+  CHECK(s.options().threads == 2);
+}
+
+TEST_CASE("stop() from another thread ends an infinite search, which keeps a legal best move") {
+  for (int threads : {1, 2}) {
+    Searcher s(SearchOptions{16, threads, {}});
+    const Position pos = Position::start();
+    SearchLimits infinite;
+    infinite.infinite = true;
+    auto future = std::async(std::launch::async, [&] { return s.search(pos, infinite); });
+    while (!s.is_searching()) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(s.is_searching());  // still thinking: infinite never ends by itself here
+    s.stop();
+    // Generous: a hung search fails here instead of hanging the suite.
+    REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+    const auto r = future.get();
+    REQUIRE(r.has_value());
+    CHECK(legal_moves(pos).contains(r->best));
+    CHECK_FALSE(s.is_searching());
+  }
+  // A proven position: the infinite search finishes its work but still waits for stop().
+  Searcher s;
+  SearchLimits infinite;
+  infinite.infinite = true;
+  const Position won = parse("4o/5/5/2x2/xo3 x");
+  std::atomic<bool> proven{false};
+  auto future = std::async(std::launch::async, [&] {
+    return s.search(won, infinite, [&](const SearchInfo& info) {
+      if (info.score_info.kind == ScoreKind::win) proven = true;
+    });
+  });
+  while (!proven) std::this_thread::yield();
+  CHECK(future.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout);
+  s.stop();
+  REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+  CHECK(future.get()->score_info == ScoreInfo{ScoreKind::win, 1});
+}
+
+TEST_CASE("movetime and clock limits end the search with a legal move") {
+  Searcher s;
+  const Position pos = Position::start();
+  SearchLimits movetime;
+  movetime.movetime_ms = 30;
+  const auto r = s.search(pos, movetime);
+  REQUIRE(r.has_value());
+  CHECK(legal_moves(pos).contains(r->best));
+  CHECK(r->depth >= 1);
+  SearchLimits clock;
+  clock.time_left_ms = 200;
+  clock.increment_ms = 10;
+  const auto rc = s.search(pos, clock);
+  REQUIRE(rc.has_value());
+  CHECK(legal_moves(pos).contains(rc->best));
+}
+
+TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal moves") {
+  const Position pos = parse("ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10");
+  std::vector<std::future<Expected<SearchResult>>> runs;
+  std::vector<std::unique_ptr<Searcher>> searchers;
+  for (int i = 0; i < 3; ++i) searchers.push_back(std::make_unique<Searcher>(SearchOptions{4, 1 + i % 2, {}}));
+  for (auto& s : searchers)
+    runs.push_back(std::async(std::launch::async, [&s, &pos] {
+      SearchLimits limits;
+      limits.depth = 8;
+      return s->search(pos, limits);
+    }));
+  for (auto& f : runs) {
+    const auto r = f.get();
+    REQUIRE(r.has_value());
+    CHECK(legal_moves(pos).contains(r->best));
+  }
+  // Two threads on a proven position agree with one on the proven result.
+  const Position win5 = parse("x4/5/5/o4/xo2x x");
+  CHECK(search(win5, 9, SearchOptions{16, 2, {}}).score == search(win5, 9).score);
+}
+
+TEST_CASE("bench gives the same node count twice in one process") {
+  SearchBenchOptions options;
+  options.depth_offset = scale > 1 ? -6 : -4;
+  const auto first = run_search_bench(options);
+  const auto second = run_search_bench(options);
+  REQUIRE(first.has_value());
+  REQUIRE(second.has_value());
+  CHECK(first->nodes > 0);
+  CHECK(first->nodes == second->nodes);
+}
