@@ -1,0 +1,253 @@
+/* The moon C API: the engine for The Man in the Moon (1890) from C, or from any language
+ * that can call C (Python's ctypes, for instance). Library: libmoon_c (CMake: moon::moon_c).
+ *
+ * Conventions
+ * - Strict C99. No C++ type and no exception crosses this boundary.
+ * - Handles are opaque: moon_position (a game position under its rules) and moon_engine
+ *   (a searcher and a solver with their tables). Create them with the functions below and
+ *   release them with the matching *_free function (which accepts NULL).
+ * - Every function that can fail returns a moon_status: MOON_OK (0) on success. On failure
+ *   nothing has changed (no handle is modified, no output is written except on
+ *   MOON_ERROR_BUFFER_TOO_SMALL, see below) and moon_last_error() returns a message that
+ *   says what is wrong.
+ *   The only functions without a status are those that cannot fail: the *_free functions,
+ *   moon_last_error(), moon_status_name() and moon_version().
+ * - Errors are per thread: moon_last_error() describes the last failed call made on the
+ *   calling thread, so threads never see each other's messages. A call that succeeds does not
+ *   clear it.
+ * - Text is ASCII, NUL-terminated. Moves are written as in RULES.md: "b4" (placement),
+ *   "b3c3" (movement, captures implied), "0000" (pass). Squares are numbered a1 = 0, b1 = 1,
+ *   ..., e5 = 24; a set of squares is a 32-bit mask with bit i for square i.
+ * - Output text goes into caller buffers of a given size; when the buffer is too small the call
+ *   returns MOON_ERROR_BUFFER_TOO_SMALL and writes an empty string (if size > 0). The *_SIZE
+ *   constants below are always large enough.
+ *
+ * Threads: distinct handles may be used from different threads at the same time. One handle
+ * must not be used by two threads at once, with one exception: moon_engine_stop() may be
+ * called from any thread while another thread is inside moon_engine_search() or
+ * moon_engine_solve() on the same engine. Positions are only read by a search, so one
+ * position may be searched by several engines at once.
+ */
+#ifndef MOON_MOON_H
+#define MOON_MOON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define MOON_API
+#else
+#define MOON_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- status, errors */
+
+typedef enum moon_status {
+  MOON_OK = 0,
+  MOON_ERROR_INVALID_ARGUMENT = 1, /* a NULL pointer, a number out of range, ... */
+  MOON_ERROR_PARSE = 2,            /* a malformed position string or move text */
+  MOON_ERROR_ILLEGAL_MOVE = 3,     /* well-formed move text that is not legal here */
+  MOON_ERROR_BUFFER_TOO_SMALL = 4, /* an output buffer cannot hold the text */
+  MOON_ERROR_BUSY = 5,             /* the engine is already searching or solving */
+  MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() ended a solve before its proof */
+  MOON_ERROR_OUT_OF_MEMORY = 7,
+  MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */
+} moon_status;
+
+/* The message of the last failed call on this thread ("" if none). Valid until the next
+ * failing call on this thread. */
+MOON_API const char* moon_last_error(void);
+
+/* "MOON_OK", "MOON_ERROR_PARSE", ...; "MOON_UNKNOWN_STATUS" for other values. */
+MOON_API const char* moon_status_name(moon_status status);
+
+/* The library version, "MAJOR.MINOR.PATCH". */
+MOON_API const char* moon_version(void);
+
+/* ---------------------------------------------------------------- sizes */
+
+#define MOON_SQUARES 25
+#define MOON_POSITION_TEXT_SIZE 64 /* a position string and its NUL */
+#define MOON_MOVE_TEXT_SIZE 8      /* a move and its NUL */
+#define MOON_SQUARES_TEXT_SIZE 80  /* "a1 b1 ... e5": every square, spaces, NUL */
+#define MOON_MAX_MOVES 128         /* no position has more legal moves */
+#define MOON_PV_TEXT_SIZE 512      /* a principal variation, cut after whole moves */
+#define MOON_DRAW_TEXT_SIZE 1024   /* a drawn board and its status line */
+#define MOON_MAX_PERFT_DEPTH 255
+
+/* ---------------------------------------------------------------- rules */
+
+/* The rule options of RULES.md. A zero-initialised struct ({0}) is the default game:
+ * step movement, orthogonal captures, clock limit 20. */
+typedef struct moon_rules {
+  int slide;       /* 0: a counter steps one square; 1: it slides like a rook */
+  int diagonal;    /* 0: orthogonal capture lines; 1: diagonal lines capture too */
+  int clock_limit; /* moves without a capture that end the game, 1-255; 0 means 20 */
+} moon_rules;
+
+/* ---------------------------------------------------------------- positions */
+
+typedef struct moon_position moon_position;
+
+typedef enum moon_phase { MOON_PHASE_PLACEMENT = 0, MOON_PHASE_MOVEMENT = 1, MOON_PHASE_OVER = 2 } moon_phase;
+typedef enum moon_side { MOON_SIDE_X = 0, MOON_SIDE_O = 1 } moon_side;
+typedef enum moon_result {
+  MOON_RESULT_NONE = 0, /* the game is not over */
+  MOON_RESULT_X_WINS = 1,
+  MOON_RESULT_O_WINS = 2,
+  MOON_RESULT_DRAW = 3
+} moon_result;
+
+/* Everything about a position at a glance. */
+typedef struct moon_position_info {
+  moon_phase phase;
+  moon_side side_to_move;
+  int on_board[2];  /* counters on the board, by moon_side */
+  int in_hand[2];   /* counters not yet placed, by moon_side */
+  uint32_t pieces[2]; /* the squares of each side's counters */
+  int clock;        /* movement-phase moves since the last capture */
+  int clock_limit;  /* of the rules in force */
+  int fullmove;     /* 1, 2, ...: goes up after each turn of o */
+  moon_result result;
+  int legal_move_count; /* 0 when the game is over; a blocked side has 1, the pass */
+} moon_position_info;
+
+/* The start position (12 counters in each hand, x to move). rules may be NULL (defaults). */
+MOON_API moon_status moon_position_new(const moon_rules* rules, moon_position** out);
+
+/* A position from a position string ("5/5/5/5/5 x 12 12 0 1", RULES.md). rules may be NULL.
+ * MOON_ERROR_PARSE with the reason when the text is not a valid position. */
+MOON_API moon_status moon_position_from_string(const char* text, const moon_rules* rules, moon_position** out);
+
+/* An independent copy. */
+MOON_API moon_status moon_position_copy(const moon_position* position, moon_position** out);
+
+MOON_API void moon_position_free(moon_position* position);
+
+/* The position string, e.g. "5/5/5/5/5 x 12 12 0 1" (MOON_POSITION_TEXT_SIZE bytes suffice). */
+MOON_API moon_status moon_position_to_string(const moon_position* position, char* buffer, size_t size);
+
+MOON_API moon_status moon_position_get_info(const moon_position* position, moon_position_info* out);
+
+/* The rules the position is played under (clock_limit is never 0 here). */
+MOON_API moon_status moon_position_get_rules(const moon_position* position, moon_rules* out);
+
+/* A legal move and the counters it would capture. */
+typedef struct moon_move {
+  char text[MOON_MOVE_TEXT_SIZE]; /* "b4", "b3c3" or "0000" */
+  uint32_t captures;              /* the squares of the counters it captures */
+  int capture_count;
+} moon_move;
+
+/* The legal moves, in the engine's generation order, into moves[0 .. *count - 1].
+ * capacity MOON_MAX_MOVES always suffices; a smaller one that cannot hold them all gives
+ * MOON_ERROR_BUFFER_TOO_SMALL with *count set to the number needed. A game that is over has
+ * no moves (*count = 0). */
+MOON_API moon_status moon_position_legal_moves(const moon_position* position, moon_move* moves, size_t capacity,
+                                               size_t* count);
+
+/* Plays the move given as text. MOON_ERROR_PARSE for malformed text, MOON_ERROR_ILLEGAL_MOVE
+ * with the reason (occupied square, wrong phase, not the mover's counter, ...) for a move that
+ * is not legal; the position is then unchanged. captured (may be NULL) receives the squares of
+ * the counters the move captured. */
+MOON_API moon_status moon_position_play(moon_position* position, const char* move, uint32_t* captured);
+
+/* The board drawn in ASCII and a status line, each line ending in '\n'
+ * (MOON_DRAW_TEXT_SIZE bytes suffice). */
+MOON_API moon_status moon_position_draw(const moon_position* position, char* buffer, size_t size);
+
+/* The names of the squares in a mask, lowest first, separated by spaces: "b2 c2". */
+MOON_API moon_status moon_squares_to_string(uint32_t squares, char* buffer, size_t size);
+
+/* Counts the leaves of the legal-move tree depth plies deep (0 to MOON_MAX_PERFT_DEPTH) with
+ * threads threads (1-256). Counts from the start position exceed 64 bits from depth 17 on:
+ * *nodes then holds the low 64 bits and *overflow (may be NULL) is set to 1, else to 0. */
+MOON_API moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes,
+                                int* overflow);
+
+/* ---------------------------------------------------------------- engines: search and solve */
+
+typedef struct moon_engine moon_engine;
+
+/* A zero-initialised struct ({0}) gives the defaults. */
+typedef struct moon_engine_options {
+  size_t hash_mb;       /* the search's transposition table in MiB, 1-65536; 0 means 16 */
+  int threads;          /* search and solver threads, 1-256; 0 means 1 */
+  size_t solver_hash_mb; /* the solver's table in MiB, 1-65536; 0 means 64 */
+} moon_engine_options;
+
+/* Limits of one search; several may be given, the first reached ends it. A zero-initialised
+ * struct has no limit: the search then runs to its maximum depth or until moon_engine_stop(). */
+typedef struct moon_search_limits {
+  int depth;            /* iterations, 1-100; 0: no limit */
+  uint64_t nodes;       /* 0: no limit */
+  int64_t movetime_ms;  /* search this long; 0: no limit */
+  int64_t time_left_ms; /* the side to move's clock: the engine budgets its time; 0: unused */
+  int64_t increment_ms; /* added to that clock after each move; 0: none */
+} moon_search_limits;
+
+typedef enum moon_score_kind {
+  MOON_SCORE_HEURISTIC = 0, /* an estimate: value in centi-counters, side to move's view */
+  MOON_SCORE_WIN = 1,       /* proven: the side to move wins in value plies */
+  MOON_SCORE_LOSS = 2,      /* proven: the side to move loses in value plies */
+  MOON_SCORE_DRAW = 3       /* proven draw: value 0 */
+} moon_score_kind;
+
+/* One completed iteration (for the progress callback) or the final result of a search. */
+typedef struct moon_search_info {
+  char best_move[MOON_MOVE_TEXT_SIZE]; /* "" when the game is over */
+  moon_score_kind score_kind;
+  int score_value;
+  int depth;
+  uint64_t nodes;
+  uint64_t nps;
+  int64_t time_ms;
+  char pv[MOON_PV_TEXT_SIZE]; /* the expected line, moves separated by spaces */
+} moon_search_info;
+
+/* Called on the searching thread after each completed iteration. */
+typedef void (*moon_search_callback)(const moon_search_info* info, void* user_data);
+
+typedef enum moon_outcome { MOON_OUTCOME_WIN = 0, MOON_OUTCOME_DRAW = 1, MOON_OUTCOME_LOSS = 2 } moon_outcome;
+
+/* The exact value of a position for the side to move. */
+typedef struct moon_solve_result {
+  moon_outcome outcome;
+  int plies; /* to the end under best play: win fastest, loss slowest, draw (solver.hpp) */
+  char best_move[MOON_MOVE_TEXT_SIZE]; /* keeps the outcome and distance; "" when over */
+  uint64_t nodes;
+  int64_t time_ms;
+} moon_solve_result;
+
+/* options may be NULL (defaults). */
+MOON_API moon_status moon_engine_new(const moon_engine_options* options, moon_engine** out);
+
+MOON_API void moon_engine_free(moon_engine* engine);
+
+/* Forgets the tables and history (a new game). MOON_ERROR_BUSY while it searches or solves. */
+MOON_API moon_status moon_engine_clear(moon_engine* engine);
+
+/* Searches the position, blocking until a limit is reached or moon_engine_stop() is called;
+ * *out receives the best move of the deepest completed iteration. limits may be NULL (no
+ * limit), callback may be NULL. A position that is over gives best_move "". */
+MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
+                                        const moon_search_limits* limits, moon_search_callback callback,
+                                        void* user_data, moon_search_info* out);
+
+/* Proves the value of the position, blocking until done; MOON_ERROR_STOPPED if
+ * moon_engine_stop() ended it first. Deep positions (the start, for instance) can take very long. */
+MOON_API moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out);
+
+/* From any thread: ends the search or solve running on this engine soon (within
+ * milliseconds). Does nothing when none runs; a later search or solve is not affected. */
+MOON_API moon_status moon_engine_stop(moon_engine* engine);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOON_MOON_H */

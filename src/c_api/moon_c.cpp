@@ -1,0 +1,488 @@
+// The C API (include/moon/moon.h) over the C++ library: handles own C++ values, every entry
+// point catches everything, errors become a status and a per-thread message.
+#include "moon/moon.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "moon/display.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/perft.hpp"
+#include "moon/search.hpp"
+#include "moon/solver.hpp"
+
+#ifndef MOON_VERSION
+#define MOON_VERSION "unknown"
+#endif
+
+struct moon_position {
+  moon::Position value;
+};
+
+struct moon_engine {
+  // What the engine does: the low two bits are idle, searching or solving; the bits above
+  // count the searches and solves begun, so that a stop never reaches a later one.
+  static constexpr std::uint64_t idle = 0, searching = 1, solving = 2, activity_bits = 3;
+
+  explicit moon_engine(const moon::SearchOptions& search, const moon::SolveOptions& solve)
+      : searcher(search), solve_options(solve) {}
+  ~moon_engine() { delete solver.load(); }
+
+  moon::Searcher searcher;
+  moon::SolveOptions solve_options;
+  std::atomic<moon::Solver*> solver{nullptr};  // made by the first solve: its table is large
+  std::atomic<std::uint64_t> state{idle};
+  std::atomic<std::thread::id> runner{};       // the thread searching or solving
+};
+
+namespace {
+
+using namespace moon;
+
+// The message of the last failure on this thread: a fixed buffer, so that recording an
+// out-of-memory failure cannot itself fail.
+thread_local char last_error_text[512] = "";
+
+moon_status fail(moon_status status, std::string_view message) noexcept {
+  const std::size_t n = std::min(message.size(), sizeof last_error_text - 1);
+  std::memcpy(last_error_text, message.data(), n);
+  last_error_text[n] = '\0';
+  return status;
+}
+
+// Runs an entry point's body: no exception leaves the library.
+template <class Body>
+moon_status guarded(Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return fail(MOON_ERROR_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(MOON_ERROR_INTERNAL, e.what());
+  } catch (...) {
+    return fail(MOON_ERROR_INTERNAL, "internal error: unknown exception");
+  }
+}
+
+moon_status null_argument(const char* function, const char* parameter) {
+  return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": " + parameter + " is NULL");
+}
+
+moon_status copy_text(std::string_view text, char* buffer, std::size_t size, const char* function) {
+  if (!buffer) return null_argument(function, "buffer");
+  if (text.size() >= size) {
+    if (size > 0) buffer[0] = '\0';
+    return fail(MOON_ERROR_BUFFER_TOO_SMALL, std::string(function) + ": the buffer of " + std::to_string(size) +
+                                                 " bytes cannot hold " + std::to_string(text.size() + 1));
+  }
+  std::memcpy(buffer, text.data(), text.size());
+  buffer[text.size()] = '\0';
+  return MOON_OK;
+}
+
+// Copies into a fixed-size field known to be large enough.
+template <std::size_t N>
+void set_field(char (&field)[N], std::string_view text) {
+  const std::size_t n = std::min(text.size(), N - 1);
+  std::memcpy(field, text.data(), n);
+  field[n] = '\0';
+}
+
+Expected<Rules> to_rules(const moon_rules* rules) {
+  if (!rules) return Rules{};
+  if ((rules->slide != 0 && rules->slide != 1) || (rules->diagonal != 0 && rules->diagonal != 1))
+    return Error{"rules: slide and diagonal must be 0 or 1"};
+  return make_rules(rules->slide ? Movement::slide : Movement::step,
+                    rules->diagonal ? CaptureLines::orthogonal_and_diagonal : CaptureLines::orthogonal,
+                    rules->clock_limit == 0 ? Rules::default_clock_limit : rules->clock_limit);
+}
+
+moon_status new_position(const Position& pos, moon_position** out) {
+  *out = new moon_position{pos};
+  return MOON_OK;
+}
+
+// Moves as text, cut after the last whole move that fits a field of N bytes.
+template <std::size_t N>
+void set_pv(char (&field)[N], const std::vector<Move>& pv) {
+  std::string text;
+  for (Move m : pv) {
+    const std::string move = to_string(m);
+    if (text.size() + 1 + move.size() >= N) break;
+    if (!text.empty()) text += ' ';
+    text += move;
+  }
+  set_field(field, text);
+}
+
+void set_score(moon_search_info& info, const ScoreInfo& score) {
+  info.score_value = score.value;
+  switch (score.kind) {
+    case ScoreKind::heuristic: info.score_kind = MOON_SCORE_HEURISTIC; break;
+    case ScoreKind::win: info.score_kind = MOON_SCORE_WIN; break;
+    case ScoreKind::loss: info.score_kind = MOON_SCORE_LOSS; break;
+    case ScoreKind::draw: info.score_kind = MOON_SCORE_DRAW; break;
+  }
+}
+
+moon_search_info to_info(const SearchInfo& in) {
+  moon_search_info info{};
+  set_field(info.best_move, in.pv.empty() ? "" : to_string(in.pv[0]));
+  set_score(info, in.score_info);
+  info.depth = in.depth;
+  info.nodes = in.nodes;
+  info.nps = in.nps;
+  info.time_ms = in.time_ms;
+  set_pv(info.pv, in.pv);
+  return info;
+}
+
+moon_search_info to_info(const SearchResult& in) {
+  moon_search_info info{};
+  set_field(info.best_move, in.best.is_null() ? "" : to_string(in.best));
+  set_score(info, in.score_info);
+  info.depth = in.depth;
+  info.nodes = in.nodes;
+  info.nps = in.time_ms > 0 ? in.nodes * 1000 / std::uint64_t(in.time_ms) : 0;
+  info.time_ms = in.time_ms;
+  set_pv(info.pv, in.pv);
+  return info;
+}
+
+// Marks the engine busy with one search or solve; idle again when it goes out of scope.
+class Run {
+ public:
+  Run(moon_engine& engine, std::uint64_t activity) : engine_(engine) {
+    std::uint64_t current = engine.state.load();
+    do {
+      if ((current & moon_engine::activity_bits) != moon_engine::idle) return;
+      mine_ = ((current >> 2) + 1) << 2 | activity;
+    } while (!engine.state.compare_exchange_weak(current, mine_));
+    acquired_ = true;
+    engine.runner = std::this_thread::get_id();
+  }
+  ~Run() {
+    if (!acquired_) return;
+    engine_.runner = std::thread::id{};
+    engine_.state = mine_ & ~moon_engine::activity_bits;
+  }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+  bool acquired() const { return acquired_; }
+
+ private:
+  moon_engine& engine_;
+  std::uint64_t mine_ = 0;
+  bool acquired_ = false;
+};
+
+moon_status busy(const char* function) {
+  return fail(MOON_ERROR_BUSY, std::string(function) + ": the engine is already searching or solving");
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* moon_last_error(void) { return last_error_text; }
+
+const char* moon_status_name(moon_status status) {
+  switch (status) {
+    case MOON_OK: return "MOON_OK";
+    case MOON_ERROR_INVALID_ARGUMENT: return "MOON_ERROR_INVALID_ARGUMENT";
+    case MOON_ERROR_PARSE: return "MOON_ERROR_PARSE";
+    case MOON_ERROR_ILLEGAL_MOVE: return "MOON_ERROR_ILLEGAL_MOVE";
+    case MOON_ERROR_BUFFER_TOO_SMALL: return "MOON_ERROR_BUFFER_TOO_SMALL";
+    case MOON_ERROR_BUSY: return "MOON_ERROR_BUSY";
+    case MOON_ERROR_STOPPED: return "MOON_ERROR_STOPPED";
+    case MOON_ERROR_OUT_OF_MEMORY: return "MOON_ERROR_OUT_OF_MEMORY";
+    case MOON_ERROR_INTERNAL: return "MOON_ERROR_INTERNAL";
+  }
+  return "MOON_UNKNOWN_STATUS";
+}
+
+const char* moon_version(void) { return MOON_VERSION; }
+
+moon_status moon_position_new(const moon_rules* rules, moon_position** out) {
+  return guarded([&] {
+    if (!out) return null_argument("moon_position_new", "out");
+    const auto r = to_rules(rules);
+    if (!r) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_position_new: " + r.error().message);
+    return new_position(Position::start(*r), out);
+  });
+}
+
+moon_status moon_position_from_string(const char* text, const moon_rules* rules, moon_position** out) {
+  return guarded([&] {
+    if (!text) return null_argument("moon_position_from_string", "text");
+    if (!out) return null_argument("moon_position_from_string", "out");
+    const auto r = to_rules(rules);
+    if (!r) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_position_from_string: " + r.error().message);
+    const auto pos = parse_position(text, *r);
+    if (!pos) return fail(MOON_ERROR_PARSE, pos.error().message);
+    return new_position(*pos, out);
+  });
+}
+
+moon_status moon_position_copy(const moon_position* position, moon_position** out) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_position_copy", "position");
+    if (!out) return null_argument("moon_position_copy", "out");
+    return new_position(position->value, out);
+  });
+}
+
+void moon_position_free(moon_position* position) { delete position; }
+
+moon_status moon_position_to_string(const moon_position* position, char* buffer, size_t size) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_position_to_string", "position");
+    return copy_text(to_string(position->value), buffer, size, "moon_position_to_string");
+  });
+}
+
+moon_status moon_position_get_info(const moon_position* position, moon_position_info* out) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_position_get_info", "position");
+    if (!out) return null_argument("moon_position_get_info", "out");
+    const Position& pos = position->value;
+    moon_position_info info{};
+    info.phase = moon_phase(pos.phase());
+    info.side_to_move = pos.side_to_move() == x ? MOON_SIDE_X : MOON_SIDE_O;
+    for (Color c : {x, o}) {
+      info.on_board[c] = pos.count(c);
+      info.in_hand[c] = pos.in_hand(c);
+      info.pieces[c] = pos.pieces(c);
+    }
+    info.clock = pos.clock();
+    info.clock_limit = pos.rules().clock_limit;
+    info.fullmove = int(pos.fullmove());
+    info.result = moon_result(pos.result());
+    info.legal_move_count = count_moves(pos);
+    *out = info;
+    return MOON_OK;
+  });
+}
+
+moon_status moon_position_get_rules(const moon_position* position, moon_rules* out) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_position_get_rules", "position");
+    if (!out) return null_argument("moon_position_get_rules", "out");
+    const Rules& r = position->value.rules();
+    *out = moon_rules{r.slide() ? 1 : 0, r.diagonal() ? 1 : 0, r.clock_limit};
+    return MOON_OK;
+  });
+}
+
+moon_status moon_position_legal_moves(const moon_position* position, moon_move* moves, size_t capacity,
+                                      size_t* count) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_position_legal_moves", "position");
+    if (!count) return null_argument("moon_position_legal_moves", "count");
+    if (!moves && capacity > 0) return null_argument("moon_position_legal_moves", "moves");
+    const Position& pos = position->value;
+    const MoveList legal = legal_moves(pos);
+    if (legal.size() > capacity) {
+      *count = legal.size();
+      return fail(MOON_ERROR_BUFFER_TOO_SMALL, "moon_position_legal_moves: " + std::to_string(legal.size()) +
+                                                   " moves do not fit a capacity of " + std::to_string(capacity));
+    }
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+      moon_move move{};
+      set_field(move.text, to_string(legal[i]));
+      move.captures = pos.captures_of(legal[i]);
+      move.capture_count = popcount(move.captures);
+      moves[i] = move;
+    }
+    *count = legal.size();
+    return MOON_OK;
+  });
+}
+
+moon_status moon_position_play(moon_position* position, const char* move, uint32_t* captured) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_position_play", "position");
+    if (!move) return null_argument("moon_position_play", "move");
+    const std::string_view text(move);
+    const bool well_formed =
+        text == "0000" || (text.size() == 2 && parse_square(text)) ||
+        (text.size() == 4 && parse_square(text.substr(0, 2)) && parse_square(text.substr(2, 2)));
+    const auto parsed = parse_move(text, position->value);
+    if (!parsed) return fail(well_formed ? MOON_ERROR_ILLEGAL_MOVE : MOON_ERROR_PARSE, parsed.error().message);
+    const Bitboard taken = position->value.play(*parsed);
+    if (captured) *captured = taken;
+    return MOON_OK;
+  });
+}
+
+moon_status moon_position_draw(const moon_position* position, char* buffer, size_t size) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_position_draw", "position");
+    return copy_text(draw(position->value) + status_line(position->value) + "\n", buffer, size, "moon_position_draw");
+  });
+}
+
+moon_status moon_squares_to_string(uint32_t squares, char* buffer, size_t size) {
+  return guarded([&] {
+    if (squares & ~all_squares)
+      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_squares_to_string: bits above 24 are not squares");
+    return copy_text(squares_text(squares), buffer, size, "moon_squares_to_string");
+  });
+}
+
+moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes, int* overflow) {
+  return guarded([&] {
+    if (!position) return null_argument("moon_perft", "position");
+    if (!nodes) return null_argument("moon_perft", "nodes");
+    PerftOptions options;
+    options.threads = threads;
+    const auto result = perft(position->value, depth, options);
+    if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_perft: " + result.error().message);
+    *nodes = std::uint64_t(result->nodes);
+    if (overflow) *overflow = (result->nodes >> 64) != 0;
+    return MOON_OK;
+  });
+}
+
+moon_status moon_engine_new(const moon_engine_options* options, moon_engine** out) {
+  return guarded([&] {
+    if (!out) return null_argument("moon_engine_new", "out");
+    const moon_engine_options o = options ? *options : moon_engine_options{};
+    SearchOptions search;
+    if (o.hash_mb) search.hash_mb = o.hash_mb;
+    if (o.threads) search.threads = o.threads;
+    SolveOptions solve;
+    if (o.solver_hash_mb) solve.hash_mb = o.solver_hash_mb;
+    solve.threads = search.threads;
+    if (o.threads < 0 || o.threads > 256)
+      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: threads must be from 1 to 256 (0: 1)");
+    if (search.hash_mb > 65536 || solve.hash_mb > 65536)
+      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: hash sizes must be from 1 to 65536 MiB (0: default)");
+    // The Searcher's constructor falls back to a small table when the memory is not there;
+    // set_options() says so instead.
+    SearchOptions small = search;
+    small.hash_mb = 1;
+    auto engine = std::make_unique<moon_engine>(small, solve);
+    if (const auto ok = engine->searcher.set_options(search); !ok)
+      return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_new: " + ok.error().message);
+    *out = engine.release();
+    return MOON_OK;
+  });
+}
+
+void moon_engine_free(moon_engine* engine) { delete engine; }
+
+moon_status moon_engine_clear(moon_engine* engine) {
+  return guarded([&] {
+    if (!engine) return null_argument("moon_engine_clear", "engine");
+    Run run(*engine, moon_engine::searching);
+    if (!run.acquired()) return busy("moon_engine_clear");
+    engine->searcher.clear();
+    if (Solver* solver = engine->solver.load()) solver->clear();
+    return MOON_OK;
+  });
+}
+
+moon_status moon_engine_search(moon_engine* engine, const moon_position* position, const moon_search_limits* limits,
+                               moon_search_callback callback, void* user_data, moon_search_info* out) {
+  return guarded([&] {
+    if (!engine) return null_argument("moon_engine_search", "engine");
+    if (!position) return null_argument("moon_engine_search", "position");
+    if (!out) return null_argument("moon_engine_search", "out");
+    SearchLimits l;
+    if (limits) {
+      if (limits->depth < 0 || limits->depth > max_search_depth || limits->movetime_ms < 0 ||
+          limits->time_left_ms < 0 || limits->increment_ms < 0)
+        return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: depth must be from 0 to " +
+                                                     std::to_string(max_search_depth) + " and times not negative");
+      l.depth = limits->depth;
+      l.nodes = limits->nodes;
+      l.movetime_ms = limits->movetime_ms;
+      l.time_left_ms = limits->time_left_ms;
+      l.increment_ms = limits->increment_ms;
+    }
+    std::function<void(const SearchInfo&)> report;
+    if (callback) report = [&](const SearchInfo& info) {
+      const moon_search_info c = to_info(info);
+      callback(&c, user_data);
+    };
+    Run run(*engine, moon_engine::searching);
+    if (!run.acquired()) return busy("moon_engine_search");
+    const auto result = engine->searcher.search(position->value, l, report);
+    if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: " + result.error().message);
+    *out = to_info(*result);
+    return MOON_OK;
+  });
+}
+
+moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out) {
+  return guarded([&] {
+    if (!engine) return null_argument("moon_engine_solve", "engine");
+    if (!position) return null_argument("moon_engine_solve", "position");
+    if (!out) return null_argument("moon_engine_solve", "out");
+    Run run(*engine, moon_engine::solving);
+    if (!run.acquired()) return busy("moon_engine_solve");
+    Solver* solver = engine->solver.load();
+    if (!solver) {
+      solver = new Solver(engine->solve_options);
+      engine->solver = solver;
+    }
+    const auto result = solver->solve(position->value);
+    if (!result) return fail(MOON_ERROR_STOPPED, "moon_engine_solve: " + result.error().message);
+    moon_solve_result r{};
+    r.outcome = result->outcome == Outcome::win    ? MOON_OUTCOME_WIN
+                : result->outcome == Outcome::loss ? MOON_OUTCOME_LOSS
+                                                   : MOON_OUTCOME_DRAW;
+    r.plies = result->plies;
+    set_field(r.best_move, result->best.is_null() ? "" : to_string(result->best));
+    r.nodes = result->nodes;
+    r.time_ms = result->time_ms;
+    *out = r;
+    return MOON_OK;
+  });
+}
+
+moon_status moon_engine_stop(moon_engine* engine) {
+  return guarded([&] {
+    if (!engine) return null_argument("moon_engine_stop", "engine");
+    const std::uint64_t run = engine->state;
+    const auto running = [&] { return engine->state == run; };
+    if ((run & moon_engine::activity_bits) == moon_engine::searching) {
+      if (engine->runner.load() == std::this_thread::get_id()) {  // from the search's own callback
+        engine->searcher.stop();
+        return MOON_OK;
+      }
+      // Searcher::stop() is not remembered by a search that has not quite started yet:
+      // repeat it until this search has ended (a few milliseconds).
+      while (running()) {
+        if (engine->searcher.is_searching()) engine->searcher.stop();
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    } else if ((run & moon_engine::activity_bits) == moon_engine::solving) {
+      // Solver::stop() only acts on a solve that has started; once started, it is final.
+      while (running()) {
+        Solver* solver = engine->solver.load();
+        if (solver && solver->is_solving()) {
+          solver->stop();
+          break;
+        }
+        std::this_thread::yield();
+      }
+    }
+    return MOON_OK;
+  });
+}
+
+}  // extern "C"

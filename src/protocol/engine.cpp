@@ -1,0 +1,347 @@
+#include "protocol/engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <optional>
+
+#include "moon/display.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/perft.hpp"
+
+#ifndef MOON_VERSION
+#define MOON_VERSION "unknown"
+#endif
+
+namespace moon::protocol {
+
+namespace {
+
+enum class LineStatus { line, too_long, end };
+
+// One line of at most max_line_length characters, without its '\n' (and a '\r' before it).
+// A final line without a newline counts; a longer line is consumed and refused whole.
+LineStatus read_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buffer = in.rdbuf();
+  if (!buffer) return LineStatus::end;
+  bool too_long = false, any = false;
+  for (;;) {
+    const int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      if (!any) return LineStatus::end;
+      break;
+    }
+    any = true;
+    if (c == '\n') break;
+    if (line.size() < max_line_length) line += char(c);
+    else too_long = true;
+  }
+  if (too_long) return LineStatus::too_long;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return LineStatus::line;
+}
+
+std::string score_text(const ScoreInfo& score) {
+  switch (score.kind) {
+    case ScoreKind::heuristic: return "cp " + std::to_string(score.value);
+    case ScoreKind::win: return "win " + std::to_string(score.value);
+    case ScoreKind::loss: return "loss " + std::to_string(score.value);
+    case ScoreKind::draw: break;
+  }
+  return "draw";
+}
+
+std::string info_line(const SearchInfo& info) {
+  std::string text = "info depth ";
+  text += std::to_string(info.depth);
+  text += " score ";
+  text += score_text(info.score_info);
+  text += " nodes ";
+  text += std::to_string(info.nodes);
+  text += " nps ";
+  text += std::to_string(info.nps);
+  text += " time ";
+  text += std::to_string(info.time_ms);
+  text += " hashfull ";
+  text += std::to_string(info.hashfull);
+  if (!info.pv.empty()) text += " pv";
+  for (Move m : info.pv) {
+    text += ' ';
+    text += to_string(m);
+  }
+  text += '\n';
+  return text;
+}
+
+std::string rules_text(const Rules& rules) {
+  return std::string(rules.slide() ? "slide" : "step") + " movement, " +
+         (rules.diagonal() ? "orthogonal and diagonal" : "orthogonal") + " captures, clock limit " +
+         std::to_string(rules.clock_limit);
+}
+
+// Perft below `pos`, giving up (nullopt) once `stop` is set. Subtrees of a few plies are
+// counted by the library's bulk-counting recursion between checks.
+template <class V>
+std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::atomic<bool>& stop) {
+  constexpr int unchecked_depth = 4;
+  if (depth <= unchecked_depth) return perft_count<V>(pos, depth);
+  if (stop.load(std::memory_order_relaxed)) return std::nullopt;
+  MoveList list;
+  generate_moves<V>(pos, list);
+  Count nodes = 0;
+  for (Move m : list) {
+    const auto n = stoppable_perft<V>(pos.after<V>(m), depth - 1, stop);
+    if (!n) return std::nullopt;
+    nodes += *n;
+  }
+  return nodes;
+}
+
+std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::atomic<bool>& stop) {
+  return with_variant(pos.rules(), [&](auto v) { return stoppable_perft<decltype(v)>(pos, depth, stop); });
+}
+
+}  // namespace
+
+Engine::Engine(std::ostream& out) : out_(out), position_(Position::start()) {}
+
+Engine::~Engine() { stop(); }
+
+int Engine::run(std::istream& in) {
+  in.tie(nullptr);  // a flush of the output from this thread would race with the worker's lines
+  std::string line;
+  for (;;) {
+    const LineStatus status = read_line(in, line);
+    if (status == LineStatus::end) break;
+    if (status == LineStatus::too_long) {
+      send_error("line longer than " + std::to_string(max_line_length) + " characters");
+      continue;
+    }
+    if (!handle(line)) break;
+  }
+  stop();
+  return 0;
+}
+
+void Engine::send(std::string_view text) {
+  std::lock_guard lock(out_mutex_);
+  out_ << text;
+  out_.flush();
+}
+
+void Engine::send_error(std::string_view message) {
+  send("info string error: " + std::string(message) + "\n");
+}
+
+void Engine::finish(std::string_view text) {
+  {
+    // Done before the last line is visible: a frontend that answers `bestmove` at once must
+    // find the engine idle.
+    std::lock_guard lock(out_mutex_);
+    worker_done_ = true;
+    out_ << text;
+    out_.flush();
+  }
+  std::lock_guard lock(wake_mutex_);
+  wake_.notify_all();
+}
+
+bool Engine::busy() {
+  if (worker_.joinable() && worker_done_) worker_.join();
+  return worker_.joinable();
+}
+
+void Engine::stop() {
+  if (!worker_.joinable()) return;
+  {
+    std::lock_guard lock(wake_mutex_);
+    stop_requested_ = true;
+  }
+  wake_.notify_all();
+  // Searcher::stop() is not remembered while no search runs, and the worker may not have
+  // started its search yet: repeat it until the worker is done.
+  std::unique_lock lock(wake_mutex_);
+  while (!worker_done_) {
+    searcher_.stop();
+    wake_.wait_for(lock, std::chrono::milliseconds(1), [&] { return worker_done_.load(); });
+  }
+  lock.unlock();
+  worker_.join();
+}
+
+void Engine::wait() {
+  {
+    std::unique_lock lock(wake_mutex_);
+    wake_.wait(lock, [&] { return worker_done_.load(); });
+  }
+  if (worker_.joinable()) worker_.join();
+}
+
+bool Engine::handle(std::string_view line) {
+  try {
+    const std::vector<std::string_view> words = split_words(line);
+    if (words.empty()) return true;
+    const std::string_view command = words[0];
+    const Words args = Words(words).subspan(1);
+    auto no_args = [&] {
+      if (args.empty()) return true;
+      send_error(std::string(command) + " takes no arguments (got " + quoted(join(args)) + ")");
+      return false;
+    };
+    auto idle = [&] {
+      if (!busy()) return true;
+      send_error(std::string(command) + " is not allowed while a search runs; send stop first");
+      return false;
+    };
+
+    if (command == "quit") {
+      if (!no_args()) return true;
+      stop();
+      return false;
+    }
+    if (command == "isready") {
+      if (no_args()) send("readyok\n");
+    } else if (command == "stop") {
+      if (no_args()) stop();
+    } else if (command == "umi") {
+      umi(args);
+    } else if (command == "d") {
+      display(args);
+    } else if (command == "setoption") {
+      set_option(args);  // Hash and Threads only while idle; the others apply to what follows
+    } else if (command == "uminewgame") {
+      if (idle()) new_game(args);
+    } else if (command == "position") {
+      position(args);  // the running search has its own copy
+    } else if (command == "go") {
+      if (idle()) go(args);
+    } else {
+      send_error("unknown command " + quoted(command) +
+                 " (umi, isready, setoption, uminewgame, position, go, stop, d, quit)");
+    }
+  } catch (const std::exception& e) {
+    send_error(std::string("internal failure: ") + e.what());
+  }
+  return true;
+}
+
+void Engine::umi(Words args) {
+  if (!args.empty()) return send_error("umi takes no arguments (got " + quoted(join(args)) + ")");
+  send("id name moon " MOON_VERSION "\n"
+       "id author the moon developers\n" +
+       option_declarations() + "umiok\n");
+}
+
+void Engine::set_option(Words args) {
+  if (args.empty() || args[0] != "name") return send_error("setoption needs 'name <name> value <value>'");
+  const auto value_at = std::find(args.begin() + 1, args.end(), "value");
+  const Words name(args.begin() + 1, value_at);
+  if (name.empty()) return send_error("setoption needs an option name after 'name'");
+  if (value_at == args.end() || value_at + 1 == args.end())
+    return send_error("setoption name " + join(name) + " needs 'value <value>'");
+  const auto next = protocol::set_option(options_, join(name), join(Words(value_at + 1, args.end())));
+  if (!next) return send_error(next.error().message);
+
+  if (next->hash_mb != options_.hash_mb || next->threads != options_.threads) {
+    if (busy())
+      return send_error("setoption name " + join(name) + " is not allowed while a search runs; send stop first");
+    SearchOptions search = searcher_.options();
+    search.hash_mb = next->hash_mb;
+    search.threads = next->threads;
+    if (const auto ok = searcher_.set_options(search); !ok) return send_error(ok.error().message);
+  }
+  if (next->rules != options_.rules) {
+    std::vector<std::string_view> words(position_words_.begin(), position_words_.end());
+    const auto replayed = parse_position_command(words, next->rules);
+    if (replayed) {
+      position_ = *replayed;
+    } else {
+      position_ = Position::start(next->rules);
+      position_words_ = {"startpos"};
+      send("info string the position does not exist under the new rules (" + replayed.error().message +
+           "); the position is now the start\n");
+    }
+  }
+  options_ = *next;
+}
+
+void Engine::new_game(Words args) {
+  if (!args.empty()) return send_error("uminewgame takes no arguments (got " + quoted(join(args)) + ")");
+  searcher_.clear();
+}
+
+void Engine::position(Words args) {
+  const auto pos = parse_position_command(args, options_.rules);
+  if (!pos) return send_error("position: " + pos.error().message);
+  position_ = *pos;
+  position_words_.assign(args.begin(), args.end());
+}
+
+void Engine::go(Words args) {
+  const auto command = parse_go(args);
+  if (!command) return send_error("go: " + command.error().message);
+  if (command->perft_depth) return start_perft(*command->perft_depth);
+  start_search(*command);
+}
+
+void Engine::display(Words args) {
+  if (!args.empty()) return send_error("d takes no arguments (got " + quoted(join(args)) + ")");
+  send(draw(position_) + status_line(position_) + "\nposition: " + to_string(position_) +
+       "\nrules: " + rules_text(position_.rules()) + "\n");
+}
+
+void Engine::start_search(const GoCommand& go) {
+  const auto limits = search_limits(go, position_.side_to_move(), options_.move_overhead_ms);
+  if (!limits) return send_error("go: " + limits.error().message);
+  if (position_.is_over())
+    return send("info string the game is over: " + to_string(position_.result()) + "\nbestmove (none)\n");
+  const MoveList legal = legal_moves(position_);
+  if (legal.size() == 1 && go.timed())  // forced: spend no time on it
+    return send("info string the only legal move\nbestmove " + to_string(legal[0]) + "\n");
+
+  stop_requested_ = false;
+  worker_done_ = false;
+  worker_ = std::thread([this, pos = position_, limits = *limits, fallback = legal[0]] {
+    std::string last;
+    Move best = fallback;
+    try {
+      const auto result = searcher_.search(pos, limits, [this](const SearchInfo& info) { send(info_line(info)); });
+      if (!result) last = "info string error: " + result.error().message + "\n";
+      else if (!result->best.is_null()) best = result->best;
+    } catch (const std::exception& e) {
+      last = std::string("info string error: search failed: ") + e.what() + "\n";
+    }
+    if (limits.infinite) {  // `bestmove` only after `stop`, even when the search ended sooner
+      std::unique_lock lock(wake_mutex_);
+      wake_.wait(lock, [&] { return stop_requested_.load(); });
+    }
+    finish(last + "bestmove " + to_string(best) + "\n");
+  });
+}
+
+void Engine::start_perft(int depth) {
+  stop_requested_ = false;
+  worker_done_ = false;
+  worker_ = std::thread([this, pos = position_, depth] {
+    if (depth == 0) return finish("Nodes searched: 1\n");
+    try {
+      const MoveList root = legal_moves(pos);
+      Count total = 0;
+      for (std::size_t i = 0; i < root.size(); ++i) {
+        const auto nodes = stoppable_perft(pos.after(root[i]), depth - 1, stop_requested_);
+        if (!nodes)
+          return finish("info string perft stopped after " + std::to_string(i) + " of " +
+                        std::to_string(root.size()) + " root moves\n");
+        send(to_string(root[i]) + ": " + to_string(*nodes) + "\n");
+        total += *nodes;
+      }
+      finish("Nodes searched: " + to_string(total) + "\n");
+    } catch (const std::exception& e) {
+      finish(std::string("info string error: perft failed: ") + e.what() + "\n");
+    }
+  });
+}
+
+}  // namespace moon::protocol

@@ -1,0 +1,82 @@
+// `moon protocol`: a UCI-style line protocol over a pair of streams (docs/PROTOCOL.md).
+//
+// Commands are read and answered on the calling thread; a search or a perft runs on one
+// worker thread, so that `isready`, `stop`, `d` and `quit` are answered while it runs, and
+// `position` and the rule options set up the next search. Every
+// line written is whole and flushed: output from the two threads never interleaves within a
+// line. A command that is malformed, unknown or not allowed now is answered with
+// `info string error: <what is wrong>` and changes nothing.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <istream>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "moon/position.hpp"
+#include "moon/search.hpp"
+#include "protocol/commands.hpp"
+#include "protocol/options.hpp"
+#include "protocol/words.hpp"
+
+namespace moon::protocol {
+
+// Longer input lines are refused whole (a game's longest `position ... moves` line is a few KB).
+inline constexpr std::size_t max_line_length = 1 << 20;
+
+class Engine {
+ public:
+  explicit Engine(std::ostream& out);
+  ~Engine();  // stops a running task and waits for it
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Answers the commands of `in` until `quit` or the end of input; a search still running then
+  // is stopped and its `bestmove` written. Returns the exit status, 0.
+  int run(std::istream& in);
+
+  // Answers one line (without its newline); false after `quit`.
+  bool handle(std::string_view line);
+
+  // Waits until the running search or perft ends by itself (tests; never returns for
+  // `go infinite` without a `stop`).
+  void wait();
+
+ private:
+  void send(std::string_view text);          // whole lines, flushed
+  void send_error(std::string_view message);  // "info string error: ..."
+  void finish(std::string_view text);         // the worker's last lines: marks it done first
+
+  bool busy();   // a task runs (a finished worker is joined first)
+  void stop();   // ends the running task and waits until its last line is written
+
+  void umi(Words args);
+  void set_option(Words args);
+  void new_game(Words args);
+  void position(Words args);
+  void go(Words args);
+  void display(Words args);
+  void start_search(const GoCommand& go);
+  void start_perft(int depth);
+
+  std::ostream& out_;
+  std::mutex out_mutex_;
+
+  EngineOptions options_;
+  std::vector<std::string> position_words_{"startpos"};  // replayed when a rule option changes
+  Position position_;
+  Searcher searcher_;
+
+  std::thread worker_;
+  std::atomic<bool> worker_done_{true};
+  std::atomic<bool> stop_requested_{false};
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;  // stop requested, or worker done
+};
+
+}  // namespace moon::protocol

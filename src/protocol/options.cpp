@@ -1,0 +1,75 @@
+#include "protocol/options.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "protocol/words.hpp"
+
+namespace moon::protocol {
+
+namespace {
+
+// Hash and Threads follow the Searcher's own validation (search.hpp).
+constexpr std::int64_t max_hash_mb = 65536;
+constexpr std::int64_t max_threads = 256;
+constexpr std::int64_t max_move_overhead_ms = 5000;
+
+bool same_name(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char p, char q) {
+    return std::tolower(static_cast<unsigned char>(p)) == std::tolower(static_cast<unsigned char>(q));
+  });
+}
+
+}  // namespace
+
+std::string option_declarations() {
+  const EngineOptions d;
+  return "option name Hash type spin default " + std::to_string(d.hash_mb) + " min 1 max " +
+         std::to_string(max_hash_mb) + "\n" +
+         "option name Threads type spin default " + std::to_string(d.threads) + " min 1 max " +
+         std::to_string(max_threads) + "\n" +
+         "option name Movement type combo default step var step var slide\n"
+         "option name Diagonal Captures type check default false\n"
+         "option name Clock Limit type spin default " + std::to_string(d.rules.clock_limit) + " min " +
+         std::to_string(Rules::min_clock_limit) + " max " + std::to_string(Rules::max_clock_limit) + "\n" +
+         "option name Move Overhead type spin default " + std::to_string(d.move_overhead_ms) + " min 0 max " +
+         std::to_string(max_move_overhead_ms) + "\n";
+}
+
+Expected<EngineOptions> set_option(const EngineOptions& current, std::string_view name, std::string_view value) {
+  EngineOptions next = current;
+  auto number = [&](std::string_view what, std::int64_t low, std::int64_t high) {
+    return parse_number(value, what, low, high);
+  };
+  if (same_name(name, "Hash")) {
+    const auto mb = number("Hash", 1, max_hash_mb);
+    if (!mb) return mb.error();
+    next.hash_mb = std::size_t(*mb);
+  } else if (same_name(name, "Threads")) {
+    const auto n = number("Threads", 1, max_threads);
+    if (!n) return n.error();
+    next.threads = int(*n);
+  } else if (same_name(name, "Movement")) {
+    if (same_name(value, "step")) next.rules.movement = Movement::step;
+    else if (same_name(value, "slide")) next.rules.movement = Movement::slide;
+    else return Error{"Movement must be step or slide, not " + quoted(value)};
+  } else if (same_name(name, "Diagonal Captures")) {
+    if (same_name(value, "true")) next.rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
+    else if (same_name(value, "false")) next.rules.capture_lines = CaptureLines::orthogonal;
+    else return Error{"Diagonal Captures must be true or false, not " + quoted(value)};
+  } else if (same_name(name, "Clock Limit")) {
+    const auto n = number("Clock Limit", Rules::min_clock_limit, Rules::max_clock_limit);
+    if (!n) return n.error();
+    next.rules.clock_limit = int(*n);
+  } else if (same_name(name, "Move Overhead")) {
+    const auto ms = number("Move Overhead", 0, max_move_overhead_ms);
+    if (!ms) return ms.error();
+    next.move_overhead_ms = *ms;
+  } else {
+    return Error{"unknown option " + quoted(name) +
+                 " (options: Hash, Threads, Movement, Diagonal Captures, Clock Limit, Move Overhead)"};
+  }
+  return next;
+}
+
+}  // namespace moon::protocol

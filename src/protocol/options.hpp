@@ -1,0 +1,30 @@
+// The engine options of `moon protocol`: declared in the handshake, changed by `setoption`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "moon/expected.hpp"
+#include "moon/rules.hpp"
+
+namespace moon::protocol {
+
+struct EngineOptions {
+  std::size_t hash_mb = 16;            // Hash: the search's transposition table, MiB
+  int threads = 1;                     // Threads: search threads
+  Rules rules{};                       // Movement, Diagonal Captures, Clock Limit
+  std::int64_t move_overhead_ms = 30;  // Move Overhead: kept back from the clock for I/O latency
+  friend bool operator==(const EngineOptions&, const EngineOptions&) = default;
+};
+
+// The handshake's `option name ... type ... default ...` lines, each ending in '\n'.
+std::string option_declarations();
+
+// The options after `setoption name <name> value <value>`; names and values are matched
+// without regard to case. An unknown name or a value out of range is an error, and then
+// nothing changes.
+Expected<EngineOptions> set_option(const EngineOptions& current, std::string_view name, std::string_view value);
+
+}  // namespace moon::protocol

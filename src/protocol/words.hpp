@@ -1,0 +1,30 @@
+// Words of a protocol line: splitting, joining, quoting for messages, whole numbers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "moon/expected.hpp"
+
+namespace moon::protocol {
+
+using Words = std::span<const std::string_view>;
+
+// The words of a line, split on any run of spaces and tabs.
+std::vector<std::string_view> split_words(std::string_view line);
+
+// The words joined with single spaces.
+std::string join(Words words);
+
+// 'text' in quotes for a message, control characters shown as '?' so that the answer stays
+// on one printable line whatever the input was; long texts are cut short.
+std::string quoted(std::string_view text);
+
+// A whole number of decimal digits in [low, high]; `what` names it in the message.
+Expected<std::int64_t> parse_number(std::string_view text, std::string_view what, std::int64_t low,
+                                    std::int64_t high);
+
+}  // namespace moon::protocol

@@ -1,0 +1,338 @@
+// The C API (include/moon/moon.h), called as a C program would call libmoon_c.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "moon/moon.h"
+
+using namespace std::chrono_literals;
+
+namespace {
+
+// A position handle freed at the end of the scope.
+struct PositionHandle {
+  moon_position* p = nullptr;
+  ~PositionHandle() { moon_position_free(p); }
+};
+struct EngineHandle {
+  moon_engine* e = nullptr;
+  ~EngineHandle() { moon_engine_free(e); }
+};
+
+std::string text_of(const moon_position* p) {
+  char buffer[MOON_POSITION_TEXT_SIZE];
+  REQUIRE(moon_position_to_string(p, buffer, sizeof buffer) == MOON_OK);
+  return buffer;
+}
+
+bool contains(const char* text, const char* part) { return std::strstr(text, part) != nullptr; }
+
+// x to move; x's c2c1 closes b1 between c1 and a1 and leaves o with one counter (e5): the win.
+constexpr const char* one_move_win = "4o/5/5/2x2/xo3 x";
+
+}  // namespace
+
+TEST_CASE("C API: the start position, its info and its text") {
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);
+  CHECK(text_of(pos.p) == "5/5/5/5/5 x 12 12 0 1");
+  moon_position_info info;
+  REQUIRE(moon_position_get_info(pos.p, &info) == MOON_OK);
+  CHECK(info.phase == MOON_PHASE_PLACEMENT);
+  CHECK(info.side_to_move == MOON_SIDE_X);
+  CHECK(info.in_hand[MOON_SIDE_X] == 12);
+  CHECK(info.in_hand[MOON_SIDE_O] == 12);
+  CHECK(info.on_board[MOON_SIDE_X] == 0);
+  CHECK(info.pieces[MOON_SIDE_O] == 0);
+  CHECK(info.clock == 0);
+  CHECK(info.clock_limit == 20);
+  CHECK(info.fullmove == 1);
+  CHECK(info.result == MOON_RESULT_NONE);
+  CHECK(info.legal_move_count == 24);
+  CHECK(std::string(moon_version()).find('.') != std::string::npos);
+}
+
+TEST_CASE("C API: rules are validated and kept by the position") {
+  PositionHandle pos;
+  moon_rules rules = {1, 1, 40};
+  REQUIRE(moon_position_new(&rules, &pos.p) == MOON_OK);
+  moon_rules back = {0, 0, 0};
+  REQUIRE(moon_position_get_rules(pos.p, &back) == MOON_OK);
+  CHECK(back.slide == 1);
+  CHECK(back.diagonal == 1);
+  CHECK(back.clock_limit == 40);
+
+  PositionHandle defaults;
+  moon_rules zero = {0, 0, 0};
+  REQUIRE(moon_position_new(&zero, &defaults.p) == MOON_OK);
+  REQUIRE(moon_position_get_rules(defaults.p, &back) == MOON_OK);
+  CHECK(back.clock_limit == 20);
+
+  moon_position* none = nullptr;
+  moon_rules bad_clock = {0, 0, 256};
+  CHECK(moon_position_new(&bad_clock, &none) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(moon_last_error(), "clock limit 256"));
+  moon_rules bad_flag = {2, 0, 0};
+  CHECK(moon_position_new(&bad_flag, &none) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(none == nullptr);
+}
+
+TEST_CASE("C API: position strings are parsed, and refused with the reason") {
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9", nullptr, &pos.p) == MOON_OK);
+  CHECK(text_of(pos.p) == "1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9");
+
+  moon_position* none = nullptr;
+  CHECK(moon_position_from_string("5/5/5/5/5 x 12 12 0", nullptr, &none) == MOON_ERROR_PARSE);
+  CHECK(contains(moon_last_error(), "fields"));
+  CHECK(moon_position_from_string("5/5/5/5/5 z", nullptr, &none) == MOON_ERROR_PARSE);
+  CHECK(contains(moon_last_error(), "side to move"));
+  CHECK(moon_position_from_string("xx3/5/5/5/5 x 0 0 21 1", nullptr, &none) == MOON_ERROR_PARSE);
+  CHECK(contains(moon_last_error(), "clock"));
+  CHECK(none == nullptr);
+}
+
+TEST_CASE("C API: legal moves with their captures, and playing them") {
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  moon_move moves[MOON_MAX_MOVES];
+  size_t count = 0;
+  REQUIRE(moon_position_legal_moves(pos.p, moves, MOON_MAX_MOVES, &count) == MOON_OK);
+  // a1 can only go up; c2 can go to b2, d2, c3 and c1.
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < count; ++i) texts.push_back(moves[i].text);
+  std::sort(texts.begin(), texts.end());
+  CHECK(texts == std::vector<std::string>{"a1a2", "c2b2", "c2c1", "c2c3", "c2d2"});
+  for (size_t i = 0; i < count; ++i) {
+    CAPTURE(moves[i].text);
+    const bool capturing = std::string(moves[i].text) == "c2c1";
+    CHECK(moves[i].captures == (capturing ? 1u << 1 : 0u));  // b1 is square 1
+    CHECK(moves[i].capture_count == (capturing ? 1 : 0));
+  }
+
+  size_t needed = 0;
+  CHECK(moon_position_legal_moves(pos.p, moves, 2, &needed) == MOON_ERROR_BUFFER_TOO_SMALL);
+  CHECK(needed == 5);
+
+  uint32_t captured = 0;
+  REQUIRE(moon_position_play(pos.p, "c2c1", &captured) == MOON_OK);
+  CHECK(captured == 1u << 1);
+  char squares[MOON_SQUARES_TEXT_SIZE];
+  REQUIRE(moon_squares_to_string(captured, squares, sizeof squares) == MOON_OK);
+  CHECK(std::string(squares) == "b1");
+  moon_position_info info;
+  REQUIRE(moon_position_get_info(pos.p, &info) == MOON_OK);
+  CHECK(info.phase == MOON_PHASE_OVER);
+  CHECK(info.result == MOON_RESULT_X_WINS);
+  CHECK(info.on_board[MOON_SIDE_O] == 1);
+  CHECK(info.legal_move_count == 0);
+  REQUIRE(moon_position_legal_moves(pos.p, moves, MOON_MAX_MOVES, &count) == MOON_OK);
+  CHECK(count == 0);
+}
+
+TEST_CASE("C API: a refused move says why and changes nothing") {
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);
+  REQUIRE(moon_position_play(pos.p, "b4", nullptr) == MOON_OK);
+  const std::string before = text_of(pos.p);
+  CHECK(moon_position_play(pos.p, "b4", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
+  CHECK(contains(moon_last_error(), "occupied"));
+  CHECK(moon_position_play(pos.p, "c3", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
+  CHECK(moon_position_play(pos.p, "b4b5", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
+  CHECK(moon_position_play(pos.p, "z9", nullptr) == MOON_ERROR_PARSE);
+  CHECK(moon_position_play(pos.p, "", nullptr) == MOON_ERROR_PARSE);
+  CHECK(moon_position_play(pos.p, "b4c4d4", nullptr) == MOON_ERROR_PARSE);
+  CHECK(text_of(pos.p) == before);
+}
+
+TEST_CASE("C API: a copy is independent") {
+  PositionHandle a, b;
+  REQUIRE(moon_position_new(nullptr, &a.p) == MOON_OK);
+  REQUIRE(moon_position_copy(a.p, &b.p) == MOON_OK);
+  REQUIRE(moon_position_play(b.p, "a1", nullptr) == MOON_OK);
+  CHECK(text_of(a.p) == "5/5/5/5/5 x 12 12 0 1");
+  CHECK(text_of(b.p) == "5/5/5/5/x4 o 11 12 0 1");
+}
+
+TEST_CASE("C API: buffers that are too small, NULL arguments, the board drawn") {
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);
+  char small[5] = "abcd";
+  CHECK(moon_position_to_string(pos.p, small, sizeof small) == MOON_ERROR_BUFFER_TOO_SMALL);
+  CHECK(small[0] == '\0');
+  CHECK(contains(moon_last_error(), "22"));  // the bytes needed
+
+  CHECK(moon_position_to_string(nullptr, small, sizeof small) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(moon_last_error(), "position is NULL"));
+  CHECK(moon_position_to_string(pos.p, nullptr, 10) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_position_new(nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_position_play(pos.p, nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_squares_to_string(1u << 25, small, sizeof small) == MOON_ERROR_INVALID_ARGUMENT);
+  moon_position_free(nullptr);
+  moon_engine_free(nullptr);
+
+  char board[MOON_DRAW_TEXT_SIZE];
+  REQUIRE(moon_position_draw(pos.p, board, sizeof board) == MOON_OK);
+  CHECK(contains(board, "a   b   c   d   e"));
+  CHECK(contains(board, "x to move"));
+  CHECK(std::string(moon_status_name(MOON_ERROR_ILLEGAL_MOVE)) == "MOON_ERROR_ILLEGAL_MOVE");
+  CHECK(std::string(moon_status_name(moon_status(99))) == "MOON_UNKNOWN_STATUS");
+}
+
+TEST_CASE("C API: the last error belongs to the thread that made the call") {
+  moon_position* none = nullptr;
+  CHECK(moon_position_from_string("nonsense", nullptr, &none) == MOON_ERROR_PARSE);
+  const std::string mine = moon_last_error();
+  std::string theirs = "unset";
+  std::thread([&] {
+    theirs = moon_last_error();
+    moon_position_from_string("5/5/5/5/5 q", nullptr, &none);
+  }).join();
+  CHECK(theirs.empty());
+  CHECK(moon_last_error() == mine);
+}
+
+TEST_CASE("C API: perft") {
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);
+  uint64_t nodes = 0;
+  int overflow = -1;
+  REQUIRE(moon_perft(pos.p, 4, 2, &nodes, &overflow) == MOON_OK);
+  CHECK(nodes == 24 * 23 * 22 * 21);  // 24!/20! (RULES.md)
+  CHECK(overflow == 0);
+  REQUIRE(moon_perft(pos.p, 0, 1, &nodes, nullptr) == MOON_OK);
+  CHECK(nodes == 1);
+  CHECK(moon_perft(pos.p, -1, 1, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_perft(pos.p, 256, 1, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_perft(pos.p, 2, 0, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("C API: search to a depth reports each iteration and returns a legal move") {
+  EngineHandle engine;
+  moon_engine_options options = {4, 1, 0};
+  REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);
+  REQUIRE(moon_position_play(pos.p, "b4", nullptr) == MOON_OK);
+
+  std::vector<int> depths;
+  const moon_search_callback record = [](const moon_search_info* info, void* user) {
+    static_cast<std::vector<int>*>(user)->push_back(info->depth);
+  };
+  moon_search_limits limits = {3, 0, 0, 0, 0};
+  moon_search_info result;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, record, &depths, &result) == MOON_OK);
+  CHECK(depths == std::vector<int>{1, 2, 3});
+  CHECK(result.depth == 3);
+  CHECK(result.score_kind == MOON_SCORE_HEURISTIC);
+  CHECK(std::string(result.pv).rfind(result.best_move, 0) == 0);
+  PositionHandle copy;
+  REQUIRE(moon_position_copy(pos.p, &copy.p) == MOON_OK);
+  CHECK(moon_position_play(copy.p, result.best_move, nullptr) == MOON_OK);
+
+  moon_search_limits bad = {101, 0, 0, 0, 0};
+  CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  moon_engine_options too_many = {0, 1000, 0};
+  moon_engine* none = nullptr;
+  CHECK(moon_engine_new(&too_many, &none) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_engine_clear(engine.e) == MOON_OK);
+}
+
+TEST_CASE("C API: a won position is found; a finished game has no best move") {
+  EngineHandle engine;
+  REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  moon_search_limits limits = {4, 0, 0, 0, 0};
+  moon_search_info result;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(std::string(result.best_move) == "c2c1");
+  CHECK(result.score_kind == MOON_SCORE_WIN);
+  CHECK(result.score_value == 1);
+
+  moon_solve_result solved;
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &solved) == MOON_OK);
+  CHECK(solved.outcome == MOON_OUTCOME_WIN);
+  CHECK(solved.plies == 1);
+  CHECK(std::string(solved.best_move) == "c2c1");
+
+  REQUIRE(moon_position_play(pos.p, "c2c1", nullptr) == MOON_OK);
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(std::string(result.best_move).empty());
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &solved) == MOON_OK);
+  CHECK(solved.plies == 0);
+  CHECK(std::string(solved.best_move).empty());
+}
+
+TEST_CASE("C API: stop ends a search or a solve from another thread; the engine is busy meanwhile") {
+  EngineHandle engine;
+  moon_engine_options options = {4, 1, 4};
+  REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);
+  CHECK(moon_engine_stop(engine.e) == MOON_OK);  // nothing runs: nothing happens
+
+  for (int round = 0; round < 5; ++round) {
+    std::atomic<bool> done{false};
+    moon_status status = MOON_ERROR_INTERNAL;
+    moon_search_info result;
+    std::thread searching([&] {
+      status = moon_engine_search(engine.e, pos.p, nullptr, nullptr, nullptr, &result);  // no limit
+      done = true;
+    });
+    std::this_thread::sleep_for(round == 0 ? 50ms : 0ms);  // round 1 on: stop before it may have started
+    if (round == 0) {
+      CHECK_FALSE(done);
+      moon_search_info other;
+      CHECK(moon_engine_search(engine.e, pos.p, nullptr, nullptr, nullptr, &other) == MOON_ERROR_BUSY);
+      CHECK(moon_engine_clear(engine.e) == MOON_ERROR_BUSY);
+    }
+    while (!done) {
+      CHECK(moon_engine_stop(engine.e) == MOON_OK);
+      std::this_thread::sleep_for(1ms);
+    }
+    searching.join();
+    CHECK(status == MOON_OK);
+    CHECK(std::strlen(result.best_move) == 2);
+  }
+
+  // A stop made while idle does not touch the next search.
+  moon_search_limits depth2 = {2, 0, 0, 0, 0};
+  moon_search_info result;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &depth2, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(result.depth == 2);
+
+  // The full game is far too deep to solve in a test: stop ends it with MOON_ERROR_STOPPED.
+  moon_status status = MOON_OK;
+  std::string message;
+  moon_solve_result solved;
+  std::thread solving([&] {
+    status = moon_engine_solve(engine.e, pos.p, &solved);
+    message = moon_last_error();
+  });
+  std::this_thread::sleep_for(50ms);
+  CHECK(moon_engine_stop(engine.e) == MOON_OK);
+  solving.join();
+  CHECK(status == MOON_ERROR_STOPPED);
+  CHECK(contains(message.c_str(), "stopped"));
+}
+
+TEST_CASE("C API: stop from the search's own callback") {
+  EngineHandle engine;
+  REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);
+  const moon_search_callback stop_at_2 = [](const moon_search_info* info, void* user) {
+    if (info->depth >= 2) moon_engine_stop(static_cast<moon_engine*>(user));
+  };
+  moon_search_info result;
+  REQUIRE(moon_engine_search(engine.e, pos.p, nullptr, stop_at_2, engine.e, &result) == MOON_OK);
+  CHECK(result.depth >= 2);
+  CHECK(result.depth <= 3);
+}

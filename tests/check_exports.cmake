@@ -1,0 +1,22 @@
+# Checks that a shared library exports only the C API: every defined dynamic symbol starts
+# with moon_ (cmake -P, for the moon_c_exports test).   LIBRARY, NM: the library and nm.
+execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY} RESULT_VARIABLE status OUTPUT_VARIABLE symbols
+                ERROR_VARIABLE errors)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${NM} failed: ${errors}")
+endif()
+string(REGEX MATCHALL "[^\n]+" lines "${symbols}")
+set(exported 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^[0-9a-fA-F]* *[A-Za-z] (.+)$")
+    set(name "${CMAKE_MATCH_1}")
+    if(NOT name MATCHES "^moon_")
+      message(FATAL_ERROR "libmoon_c exports '${name}', which is not part of the C API")
+    endif()
+    math(EXPR exported "${exported} + 1")
+  endif()
+endforeach()
+if(exported LESS 20)
+  message(FATAL_ERROR "only ${exported} moon_ symbols are exported:\n${symbols}")
+endif()
+message(STATUS "${exported} symbols exported, all moon_*")

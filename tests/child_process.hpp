@@ -1,0 +1,135 @@
+// A program run with pipes on its standard input and output, read line by line with timeouts
+// (POSIX): the tests talk to the real `moon protocol` through it.
+#pragma once
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace moon::test {
+
+class ChildProcess {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit ChildProcess(const std::vector<std::string>& argv) {
+    signal(SIGPIPE, SIG_IGN);  // writing to a child that has ended must fail, not kill the tests
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      dup2(in[0], STDIN_FILENO);
+      dup2(out[1], STDOUT_FILENO);
+      for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
+      std::vector<char*> args;
+      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_child_ = in[1];
+    from_child_ = out[0];
+  }
+
+  ~ChildProcess() {
+    close_input();
+    if (from_child_ >= 0) close(from_child_);
+    if (pid_ > 0 && !status_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Writes raw bytes; false if the child no longer reads.
+  bool write(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(to_child_, bytes.data(), bytes.size());
+      if (n <= 0) return false;
+      bytes.remove_prefix(std::size_t(n));
+    }
+    return true;
+  }
+  bool send(std::string_view line) { return write(std::string(line) + "\n"); }
+
+  void close_input() {
+    if (to_child_ >= 0) close(to_child_);
+    to_child_ = -1;
+  }
+
+  // The next line of output (without '\n'); nullopt at the end of output or after the timeout.
+  std::optional<std::string> read_line(std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    for (;;) {
+      if (const auto newline = buffer_.find('\n'); newline != std::string::npos) {
+        std::string line = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+        return line;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0 || from_child_ < 0) return std::nullopt;
+      pollfd p{from_child_, POLLIN, 0};
+      if (poll(&p, 1, int(left)) <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = read(from_child_, chunk, sizeof chunk);
+      if (n <= 0) {
+        close(from_child_);
+        from_child_ = -1;
+        return std::nullopt;
+      }
+      buffer_.append(chunk, std::size_t(n));
+    }
+  }
+
+  // Lines up to and including the first one for which stop(line) holds; the last element is
+  // not a match if the output ended or the timeout passed first.
+  template <class Stop>
+  std::vector<std::string> read_until(Stop stop, std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    std::vector<std::string> lines;
+    while (auto line = read_line(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()))) {
+      lines.push_back(*line);
+      if (stop(lines.back())) break;
+    }
+    return lines;
+  }
+
+  // The exit status once the program has ended; nullopt if it is still running at the timeout
+  // (or ended by a signal).
+  std::optional<int> wait(std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (!status_) {
+      int raw = 0;
+      const pid_t r = waitpid(pid_, &raw, WNOHANG);
+      if (r == pid_) {
+        status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+        break;
+      }
+      if (Clock::now() >= deadline) return std::nullopt;
+      usleep(2000);
+    }
+    if (*status_ < 0) return std::nullopt;
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_child_ = -1, from_child_ = -1;
+  std::string buffer_;
+  std::optional<int> status_;
+};
+
+}  // namespace moon::test

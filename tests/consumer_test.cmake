@@ -1,0 +1,51 @@
+# Installs the build to a temporary prefix, then configures, builds and runs tests/consumer
+# against it with find_package(moon) (cmake -P, for the install_consumer test).
+#   BUILD_DIR  the build to install       SOURCE_DIR  tests/consumer
+#   WORK_DIR   a scratch directory        CONFIG      the configuration to install
+#   GENERATOR, CXX_COMPILER               as the build used
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    string(REPLACE ";" " " command "${ARGN}")
+    message(FATAL_ERROR "${command}\nfailed (${status}):\n${output}\n${errors}")
+  endif()
+  set(output "${output}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${WORK_DIR})
+set(config_option)
+if(CONFIG)
+  set(config_option --config ${CONFIG})
+endif()
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} ${config_option})
+
+file(GLOB_RECURSE config_files ${prefix}/*/moonConfig.cmake)
+file(GLOB_RECURSE c_libraries ${prefix}/*/libmoon_c.so*)
+if(NOT config_files OR NOT c_libraries OR NOT EXISTS ${prefix}/include/moon/moon.h)
+  message(FATAL_ERROR "the install lacks moonConfig.cmake, libmoon_c or moon/moon.h")
+endif()
+
+set(build ${WORK_DIR}/build)
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${build} -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
+# The package must come from the temporary prefix, not from anywhere else.
+string(FIND "${output}" "found in ${prefix}/" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "moon was not found in ${prefix}:\n${output}")
+endif()
+run(${CMAKE_COMMAND} --build ${build} --config Release)
+
+file(GLOB_RECURSE cpp_program ${build}/consumer_cpp ${build}/consumer_cpp.exe)
+file(GLOB_RECURSE c_program ${build}/consumer_c ${build}/consumer_c.exe)
+run(${cpp_program})
+if(NOT output STREQUAL "perft 4: 255024\nsearch: a legal move\n")  # 24!/20! placements (RULES.md)
+  message(FATAL_ERROR "consumer_cpp printed:\n${output}")
+endif()
+run(${c_program})
+if(NOT output STREQUAL "position: 5/1x3/5/5/5 o 11 12 0 1\nsearch: a legal move\n")
+  message(FATAL_ERROR "consumer_c printed:\n${output}")
+endif()
+message(STATUS "installed to ${prefix}; the consumer project built and ran with moon::moon and moon::moon_c")
+file(REMOVE_RECURSE ${WORK_DIR})

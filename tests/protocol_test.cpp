@@ -1,0 +1,479 @@
+// The engine protocol driven in-process: protocol::Engine over string streams.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/perft.hpp"
+#include "protocol/commands.hpp"
+#include "protocol/engine.hpp"
+
+using namespace moon;
+using namespace moon::protocol;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// An engine writing into a string; output() is read only while no task runs.
+class Session {
+ public:
+  Session() : engine_(out_) {}
+
+  // Sends the lines, waits for a task they started to end by itself, returns the new output.
+  std::vector<std::string> send(const std::vector<std::string>& lines) {
+    for (const std::string& line : lines) engine_.handle(line);
+    engine_.wait();
+    return take();
+  }
+  std::vector<std::string> send(const std::string& line) { return send(std::vector<std::string>{line}); }
+  bool handle(const std::string& line) { return engine_.handle(line); }
+
+  std::vector<std::string> take() {
+    const std::string all = out_.str();
+    std::string fresh = all.substr(read_);
+    read_ = all.size();
+    return lines_of(fresh);
+  }
+
+  // The position string the engine holds, from `d`.
+  std::string position() {
+    for (const std::string& line : send("d"))
+      if (line.rfind("position: ", 0) == 0) return line.substr(10);
+    FAIL("d printed no position line");
+    return {};
+  }
+
+ private:
+  std::ostringstream out_;
+  Engine engine_;
+  std::size_t read_ = 0;
+};
+
+bool is_error(const std::string& line) { return line.rfind("info string error: ", 0) == 0; }
+
+bool is_number(std::string_view word, bool may_be_negative = false) {
+  if (may_be_negative && !word.empty() && word[0] == '-') word.remove_prefix(1);
+  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The depth of a well-formed line `info depth D score (cp N|win N|loss N|draw) nodes N nps N
+// time N hashfull N pv <moves>`, or -1.
+int info_depth(const std::string& line, const Position& pos) {
+  const auto words = split_words(line);
+  std::size_t i = 0;
+  auto take = [&](std::string_view expected) { return i < words.size() && words[i++] == expected; };
+  auto number = [&](bool negative = false) { return i < words.size() && is_number(words[i++], negative); };
+  if (!take("info") || !take("depth") || !number()) return -1;
+  const int depth = std::stoi(std::string(words[2]));
+  if (!take("score") || i >= words.size()) return -1;
+  const std::string_view kind = words[i++];
+  if (kind == "cp") {
+    if (!number(true)) return -1;
+  } else if (kind == "win" || kind == "loss") {
+    if (!number()) return -1;
+  } else if (kind != "draw") {
+    return -1;
+  }
+  for (std::string_view field : {"nodes", "nps", "time", "hashfull"})
+    if (!take(field) || !number()) return -1;
+  if (!take("pv") || i == words.size()) return -1;
+  Position p = pos;  // the principal variation is a line of legal moves
+  for (; i < words.size(); ++i) {
+    const auto move = parse_move(words[i], p);
+    if (!move) return -1;
+    p.play(*move);
+  }
+  return depth;
+}
+
+Position after(std::initializer_list<std::string_view> moves, Position pos = Position::start()) {
+  for (std::string_view m : moves) {
+    const auto move = parse_move(m, pos);
+    REQUIRE(move.has_value());
+    pos.play(*move);
+  }
+  return pos;
+}
+
+// A movement-phase position where x is blocked: its only legal move is the pass.
+constexpr std::string_view blocked_x = "5/5/5/oo3/xxo2 x";
+
+}  // namespace
+
+TEST_CASE("protocol: umi declares the engine and its options, then umiok") {
+  Session s;
+  const auto out = s.send("umi");
+  REQUIRE(out.size() >= 4);
+  CHECK(out.front().rfind("id name moon ", 0) == 0);
+  CHECK(out[1].rfind("id author ", 0) == 0);
+  CHECK(out.back() == "umiok");
+  std::string options;
+  for (const auto& line : out) options += line + "\n";
+  CHECK(options.find("option name Hash type spin default 16 min 1 max 65536\n") != std::string::npos);
+  CHECK(options.find("option name Threads type spin default 1 min 1 max 256\n") != std::string::npos);
+  CHECK(options.find("option name Movement type combo default step var step var slide\n") != std::string::npos);
+  CHECK(options.find("option name Diagonal Captures type check default false\n") != std::string::npos);
+  CHECK(options.find("option name Clock Limit type spin default 20 min 1 max 255\n") != std::string::npos);
+  CHECK(s.send("isready") == std::vector<std::string>{"readyok"});
+}
+
+TEST_CASE("protocol: position startpos and fen, with moves") {
+  Session s;
+  CHECK(s.position() == start_position_string);
+  CHECK(s.send("position startpos moves b4 c4").empty());
+  // x placed on b4, o on c4: rank 4 reads ".xo..", both hands 11, o's turn ended the first move.
+  CHECK(s.position() == "5/1xo2/5/5/5 x 11 11 0 2");
+
+  const std::string fen = "1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9";
+  CHECK(s.send("position fen " + fen).empty());
+  CHECK(s.position() == fen);
+  CHECK(s.send("position   fen  " + fen + "  moves a5 ").empty());  // extra blanks are only separators
+  CHECK(s.position() == to_string(after({"a5"}, *parse_position(fen))));
+
+  CHECK(s.send("position fen " + std::string(blocked_x) + " moves 0000").empty());
+  CHECK(s.position() == "5/5/5/oo3/xxo2 o 0 0 0 1");
+  CHECK(s.send("position startpos moves").empty());
+  CHECK(s.position() == start_position_string);
+}
+
+TEST_CASE("protocol: a rejected position command leaves the previous position") {
+  Session s;
+  s.send("position startpos moves b4 c4");
+  const std::string before = s.position();
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"position startpos moves b4 c4 b4", "move 3"},
+      {"position startpos moves b4 c3", "c3"},
+      {"position startpos moves b4 b3c3", "move 2"},
+      {"position startpos moves zz", "not a move"},
+      {"position fen 6/5/5/5/5 x 12 12 0 1", "rank 5"},
+      {"position fen 5/5/5/5/5 x 12 11 0 1", "alternation"},
+      {"position fen 5/5/5/5/5", "fields"},
+      {"position fen", "position string"},
+      {"position fen moves b4", "position string"},
+      {"position", "startpos"},
+      {"position moves b4", "before 'moves'"},
+      {"position startpos b4", "after startpos"},
+      {"position start", "startpos"},
+      {"position fen " + std::string(blocked_x) + " moves b1c1", "blocked"},
+  };
+  for (const auto& [line, words] : bad) {
+    CAPTURE(line);
+    const auto out = s.send(line);
+    REQUIRE(out.size() == 1);
+    CHECK(is_error(out[0]));
+    CHECK(out[0].find(words) != std::string::npos);
+    CHECK(s.position() == before);
+  }
+}
+
+TEST_CASE("protocol: malformed and unknown lines are answered with one error and change nothing") {
+  Session s;
+  s.send("position startpos moves b4");
+  const std::string before = s.position();
+  const std::vector<std::string> bad = {
+      "foo", "UMI", "isready now", "umi please", "d 3", "stop now", "uminewgame x", "quit now",
+      "go depth", "go depth 0", "go depth 101", "go depth -1", "go depth 3x", "go depth 99999999999999999999",
+      "go nodes 0", "go movetime", "go foo 3", "go depth 3 depth 4", "go infinite depth 3", "go infinite infinite",
+      "go perft", "go perft -1", "go perft 256", "go perft 2 depth 2", "go xinc 10 xtime", "go xinc 10",
+      "go xtime 1000",  // o is to move and its clock is missing
+      "setoption", "setoption Hash value 1", "setoption name", "setoption name value 3", "setoption name Hash",
+      "setoption name Hash value", "setoption name Hash value 0", "setoption name Hash value 65537",
+      "setoption name Hash value big", "setoption name Threads value 0", "setoption name Movement value fly",
+      "setoption name Diagonal Captures value yes", "setoption name Clock Limit value 0",
+      "setoption name Clock Limit value 256", "setoption name Colour value red", "setoption name Move Overhead value -1",
+      std::string("go \x01\x02 depth 3"), std::string("pos\xffition startpos"), std::string(1, '\0'),
+  };
+  for (const std::string& line : bad) {
+    CAPTURE(line);
+    const auto out = s.send(line);
+    REQUIRE(out.size() == 1);
+    CHECK(is_error(out[0]));
+    for (char c : out[0]) CHECK((c >= 0x20 && c < 0x7f));  // the echo stays printable
+  }
+  CHECK(s.position() == before);
+  // The options are unchanged too: the rules still have the default clock limit.
+  bool default_rules = false;
+  for (const auto& line : s.send("d")) default_rules |= line == "rules: step movement, orthogonal captures, clock limit 20";
+  CHECK(default_rules);
+  CHECK(s.send("isready") == std::vector<std::string>{"readyok"});
+}
+
+TEST_CASE("protocol: blank lines are ignored and run() accepts CRLF and a last line without newline") {
+  std::istringstream in("\n   \t\r\nisready\r\nposition startpos moves b4\r\n\nd");
+  std::ostringstream out;
+  Engine engine(out);
+  CHECK(engine.run(in) == 0);
+  const auto lines = lines_of(out.str());
+  REQUIRE(!lines.empty());
+  CHECK(lines[0] == "readyok");
+  CHECK(out.str().find("position: 5/1x3/5/5/5 o 11 12 0 1\n") != std::string::npos);
+  CHECK(out.str().find("error") == std::string::npos);
+}
+
+TEST_CASE("protocol: an overlong line is refused whole, and the session goes on") {
+  std::string input(max_line_length + 10, 'a');
+  input += "\nisready\n";
+  std::istringstream in(input);
+  std::ostringstream out;
+  Engine engine(out);
+  CHECK(engine.run(in) == 0);
+  const auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 2);
+  CHECK(is_error(lines[0]));
+  CHECK(lines[1] == "readyok");
+}
+
+TEST_CASE("protocol: setoption changes the rules and replays the position under them") {
+  Session s;
+  s.send("position startpos moves b4");
+  CHECK(s.send("setoption name Clock Limit value 40").empty());
+  CHECK(s.send("setoption name movement value SLIDE").empty());  // names and values ignore case
+  CHECK(s.send("setoption name Diagonal Captures value true").empty());
+  const auto d = s.send("d");
+  std::string all;
+  for (const auto& line : d) all += line + "\n";
+  CHECK(all.find("rules: slide movement, orthogonal and diagonal captures, clock limit 40\n") != std::string::npos);
+  CHECK(all.find("position: 5/1x3/5/5/5 o 11 12 0 1\n") != std::string::npos);
+
+  // A clock of 30 exists under a limit of 40, not under 20: lowering the limit resets to the start.
+  CHECK(s.send("position fen oo3/5/5/5/3xx x 0 0 30 40").empty());
+  const auto out = s.send("setoption name Clock Limit value 20");
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].rfind("info string ", 0) == 0);
+  CHECK(out[0].find("start") != std::string::npos);
+  CHECK(s.position() == start_position_string);
+  CHECK(s.send("setoption name Hash value 2").empty());
+  CHECK(s.send("setoption name Threads value 2").empty());
+  CHECK(s.send("setoption name Move Overhead value 0").empty());
+  CHECK(s.send("uminewgame").empty());
+}
+
+TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {
+  Session s;
+  s.send("position startpos moves b4 c4 d4");
+  const Position pos = after({"b4", "c4", "d4"});
+  const auto out = s.send("go depth 3");
+  REQUIRE(out.size() >= 2);
+  int depth = 0;
+  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+    CAPTURE(out[i]);
+    CHECK(info_depth(out[i], pos) == ++depth);
+  }
+  CHECK(depth == 3);
+  REQUIRE(out.back().rfind("bestmove ", 0) == 0);
+  CHECK(parse_move(out.back().substr(9), pos).has_value());
+}
+
+TEST_CASE("protocol: go nodes and movetime end by themselves") {
+  Session s;
+  auto out = s.send("go nodes 2000");
+  REQUIRE(!out.empty());
+  CHECK(parse_move(out.back().substr(9), Position::start()).has_value());
+  out = s.send("go movetime 50");
+  REQUIRE(!out.empty());
+  CHECK(out.back().rfind("bestmove ", 0) == 0);
+}
+
+TEST_CASE("protocol: a game that is over, and a forced move under time control") {
+  Session s;
+  s.send("position fen xx3/5/5/5/4o x");  // o has one counter left: x has won
+  CHECK(s.send("go depth 3") == std::vector<std::string>{"info string the game is over: x wins", "bestmove (none)"});
+
+  s.send("position fen " + std::string(blocked_x));
+  // With a clock there is nothing to think about; with a depth the search runs.
+  auto out = s.send("go xtime 60000 otime 60000");
+  CHECK(out == std::vector<std::string>{"info string the only legal move", "bestmove 0000"});
+  out = s.send("go depth 2");
+  REQUIRE(out.size() >= 2);
+  CHECK(out.front().rfind("info depth 1 ", 0) == 0);
+  CHECK(out.back() == "bestmove 0000");
+}
+
+TEST_CASE("protocol: go infinite runs until stop; isready, d and position are answered meanwhile") {
+  Session s;
+  s.send("position startpos moves b4");
+  CHECK(s.handle("go infinite"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  CHECK(s.handle("isready"));
+  CHECK(s.handle("go depth 1"));                   // refused: a search runs
+  CHECK(s.handle("setoption name Hash value 1"));  // refused
+  CHECK(s.handle("uminewgame"));                   // refused
+  CHECK(s.handle("setoption name Move Overhead value 10"));  // for the next search
+  CHECK(s.handle("position startpos moves a1"));   // for the next search; this one goes on
+  CHECK(s.handle("d"));
+  CHECK(s.handle("stop"));                         // returns once bestmove is written
+  const auto out = s.take();
+  int errors = 0, ready = 0, best = 0;
+  for (const auto& line : out) {
+    errors += is_error(line) && line.find("send stop first") != std::string::npos;
+    ready += line == "readyok";
+    best += line.rfind("bestmove ", 0) == 0;
+  }
+  CHECK(errors == 3);
+  CHECK(ready == 1);
+  REQUIRE(best == 1);
+  CHECK(out.back().rfind("bestmove ", 0) == 0);
+  CHECK(parse_move(out.back().substr(9), after({"b4"})).has_value());  // the move of the searched position
+  CHECK(s.position() == "5/5/5/5/x4 o 11 12 0 1");
+  CHECK(s.send("stop").empty());  // nothing runs: nothing to say
+}
+
+TEST_CASE("protocol: stop at once after go still gives one bestmove") {
+  Session s;
+  for (int i = 0; i < 20; ++i) {
+    s.handle("go infinite");
+    s.handle("stop");
+    const auto out = s.take();
+    REQUIRE(!out.empty());
+    CHECK(out.back().rfind("bestmove ", 0) == 0);
+  }
+}
+
+TEST_CASE("protocol: quit and the end of input during a search write bestmove and end") {
+  {
+    Session s;
+    CHECK(s.handle("go infinite"));
+    CHECK_FALSE(s.handle("quit"));
+    const auto out = s.take();
+    REQUIRE(!out.empty());
+    CHECK(out.back().rfind("bestmove ", 0) == 0);
+  }
+  {
+    std::istringstream in("position startpos\ngo infinite\n");
+    std::ostringstream out;
+    Engine engine(out);
+    CHECK(engine.run(in) == 0);
+    const auto lines = lines_of(out.str());
+    REQUIRE(!lines.empty());
+    CHECK(lines.back().rfind("bestmove ", 0) == 0);
+  }
+  {
+    std::istringstream in("quit\nisready\n");  // nothing after quit is read
+    std::ostringstream out;
+    Engine engine(out);
+    CHECK(engine.run(in) == 0);
+    CHECK(out.str().empty());
+  }
+}
+
+TEST_CASE("protocol: go perft prints the divide and the total, as moon perft does") {
+  Session s;
+  // From the start perft(n) = 24!/(24-n)! (RULES.md): every placement has 23 * 22 replies at depth 3.
+  auto out = s.send("go perft 3");
+  REQUIRE(out.size() == 25);
+  for (std::size_t i = 0; i < 24; ++i) CHECK(out[i].substr(out[i].find(':')) == ": 506");
+  CHECK(out.back() == "Nodes searched: 12144");
+  out = s.send("go perft 6");  // deeper than the unchecked subtrees
+  CHECK(out.back() == "Nodes searched: " + std::to_string(24ull * 23 * 22 * 21 * 20 * 19));
+  CHECK(s.send("go perft 0") == std::vector<std::string>{"Nodes searched: 1"});
+
+  const std::string fen = "1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9";
+  s.send("position fen " + fen);
+  out = s.send("go perft 5");
+  const auto expected = perft(*parse_position(fen), 5, {});
+  REQUIRE(expected.has_value());
+  REQUIRE(out.size() == expected->divide.size() + 1);
+  for (std::size_t i = 0; i < expected->divide.size(); ++i)
+    CHECK(out[i] == to_string(expected->divide[i].move) + ": " + to_string(expected->divide[i].nodes));
+  CHECK(out.back() == "Nodes searched: " + to_string(expected->nodes));
+}
+
+TEST_CASE("protocol: a long perft is stopped by stop") {
+  Session s;
+  s.handle("go perft 30");
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  s.handle("stop");
+  const auto out = s.take();
+  REQUIRE(!out.empty());
+  CHECK(out.back().rfind("info string perft stopped", 0) == 0);
+}
+
+TEST_CASE("protocol: search limits from the clocks keep the move overhead back") {
+  const auto go = [](std::vector<std::string_view> words) {
+    const auto g = parse_go(words);
+    REQUIRE(g.has_value());
+    return *g;
+  };
+  auto limits = search_limits(go({"xtime", "10000", "otime", "5000", "xinc", "100", "oinc", "200"}), x, 30);
+  REQUIRE(limits.has_value());
+  CHECK(limits->time_left_ms == 9970);
+  CHECK(limits->increment_ms == 70);
+  limits = search_limits(go({"xtime", "10000", "otime", "5000", "oinc", "200"}), o, 30);
+  REQUIRE(limits.has_value());
+  CHECK(limits->time_left_ms == 4970);
+  CHECK(limits->increment_ms == 170);
+  limits = search_limits(go({"xtime", "10000", "otime", "5000", "oinc", "20"}), o, 30);
+  REQUIRE(limits.has_value());
+  CHECK(limits->increment_ms == 0);  // the overhead eats it all
+  // An empty clock is still a clock (1 ms), never "no limit".
+  limits = search_limits(go({"xtime", "0", "otime", "0"}), x, 30);
+  REQUIRE(limits.has_value());
+  CHECK(limits->time_left_ms == 1);
+  limits = search_limits(go({"movetime", "500"}), x, 30);
+  REQUIRE(limits.has_value());
+  CHECK(limits->movetime_ms == 470);
+  CHECK(limits->time_left_ms == 0);
+  CHECK_FALSE(search_limits(go({"xtime", "1000"}), o, 30).has_value());
+  const GoCommand depth = go({"depth", "7", "nodes", "1000"});
+  CHECK_FALSE(depth.timed());
+  limits = search_limits(depth, x, 30);
+  REQUIRE(limits.has_value());
+  CHECK(limits->depth == 7);
+  CHECK(limits->nodes == 1000);
+  CHECK(go({"infinite"}).infinite);
+}
+
+TEST_CASE("protocol: random lines never break the engine; its position stays valid") {
+  // Words of the protocol, moves, numbers, a position string's fields and junk, in random
+  // order: mostly malformed lines, some valid ones. Searches stay shallow (small numbers).
+  const std::vector<std::string> vocabulary = {
+      "umi", "isready", "setoption", "name", "value", "Hash", "Threads", "Clock", "Limit", "Movement", "slide",
+      "step", "Diagonal", "Captures", "true", "uminewgame", "position", "startpos", "fen", "moves", "go", "depth",
+      "nodes", "movetime", "xtime", "otime", "xinc", "oinc", "infinite", "perft", "stop", "d", "0", "1", "2", "3",
+      "20", "-1", "99999999999999999999", "b4", "c4", "c3", "a1a2", "b3c3", "0000", "5/5/5/5/5", "x", "o", "12",
+      "1ooox/1o1xo/3x1/ox1xx/ooxxx", "oo3/5/5/5/3xx", "", "\t", "\x01", "\xff", "é"};
+#ifdef MOON_SANITIZE_BUILD
+  constexpr int lines = 400;
+#else
+  constexpr int lines = 3000;
+#endif
+  std::uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  auto next = [&] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  Session s;
+  for (int i = 0; i < lines; ++i) {
+    std::string line;
+    for (std::uint64_t n = next() % 7; n-- > 0;) line += vocabulary[next() % vocabulary.size()] + " ";
+    CAPTURE(line);
+    CHECK(s.handle(line));
+    if (i % 50 == 49) {
+      s.handle("stop");  // ends a search the random lines may have started, so d can be read
+      s.take();
+      const std::string text = s.position();
+      bool valid = false;  // under one of the rules the vocabulary can set
+      for (Movement m : {Movement::step, Movement::slide})
+        for (CaptureLines c : {CaptureLines::orthogonal, CaptureLines::orthogonal_and_diagonal})
+          for (int limit : {1, 2, 3, 12, 20}) valid |= parse_position(text, Rules{m, c, limit}).has_value();
+      CHECK_MESSAGE(valid, text);
+    }
+  }
+  s.handle("stop");
+  s.take();
+  CHECK(s.send("isready") == std::vector<std::string>{"readyok"});
+}
