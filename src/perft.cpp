@@ -76,7 +76,7 @@ bool add_checked(Count& total, Count n) { return !__builtin_add_overflow(total, 
 
 template <class V>
 Count hashed_count(const Position& pos, int depth, PerftTable& table, std::atomic<bool>& overflow) {
-  if (depth <= 2) return perft_count<V>(pos, depth);  // cheaper to count than to look up
+  if (depth <= 3) return perft_count<V>(pos, depth);  // counted in bulk: cheaper than a lookup
   Count nodes = 0;
   if (table.probe(pos, depth, nodes)) return nodes;
   MoveList list;

@@ -4,8 +4,17 @@
 // Bit i of a Bitboard is square i; bits 25-31 are always zero.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
+
+// For the small functions of the hot path: inside the large bulk-counting functions the
+// compiler's size heuristics otherwise stop inlining and leave some as calls.
+#if defined(__GNUC__)
+#define MOON_FORCE_INLINE [[gnu::always_inline]] inline
+#else
+#define MOON_FORCE_INLINE inline
+#endif
 
 namespace moon {
 
@@ -26,7 +35,27 @@ constexpr Bitboard square_bb(Square s) { return Bitboard{1} << s; }
 constexpr int file_of(Square s) { return s % board_size; }
 constexpr int rank_of(Square s) { return s / board_size; }
 constexpr Square make_square(int file, int rank) { return rank * board_size + file; }
-constexpr int popcount(Bitboard b) { return std::popcount(b); }
+
+namespace detail {
+inline constexpr auto popcount_table = [] {
+  std::array<std::uint8_t, 1 << 13> table{};
+  for (unsigned i = 0; i < table.size(); ++i) table[i] = std::uint8_t(std::popcount(i));
+  return table;
+}();
+}  // namespace detail
+
+// Without a popcount instruction (x86-64 unless built with -march=native or -mpopcnt),
+// std::popcount calls a library routine; two lookups in an 8 KiB table, which cover the 25
+// bits of a board, are much faster there (docs/PERFORMANCE.md).
+MOON_FORCE_INLINE constexpr int popcount(Bitboard b) {
+#if defined(__x86_64__) && !defined(__POPCNT__)
+  if (b >> 26) return std::popcount(b);  // not a board, yet counted exactly
+  return detail::popcount_table[b & 0x1fff] + detail::popcount_table[b >> 13];
+#else
+  return std::popcount(b);
+#endif
+}
+
 constexpr Square lowest_square(Bitboard b) { return std::countr_zero(b); }
 
 // The eight directions; the first four are orthogonal (the only ways a counter moves).
@@ -35,7 +64,7 @@ inline constexpr int orthogonal_directions = 4;
 inline constexpr int all_directions = 8;
 
 // Moves every set bit one step in direction d; bits that would leave the board vanish.
-constexpr Bitboard shift(Bitboard b, Direction d) {
+MOON_FORCE_INLINE constexpr Bitboard shift(Bitboard b, Direction d) {
   switch (d) {
     case north: return (b << 5) & all_squares;
     case south: return b >> 5;

@@ -14,17 +14,43 @@ constexpr Bitboard placement_targets(const Position& pos) { return pos.empty() &
 // Destinations reached in direction d by moves of exactly `distance` squares grow one step at
 // a time through empty squares: step movement stops after the first.
 template <class V, class OnTargets>
-constexpr void for_each_movement_layer(const Position& pos, OnTargets&& on_targets) {
-  const Bitboard us = pos.pieces(pos.side_to_move());
-  const Bitboard empty = pos.empty();
+MOON_FORCE_INLINE constexpr void for_each_movement_layer(Bitboard mover, Bitboard empty, OnTargets&& on_targets) {
+#pragma GCC unroll 4
   for (int d = 0; d < orthogonal_directions; ++d) {
     const Direction dir = Direction(d);
     int distance = 1;
-    for (Bitboard targets = shift(us, dir) & empty; targets; targets = shift(targets, dir) & empty) {
+    for (Bitboard targets = shift(mover, dir) & empty; targets; targets = shift(targets, dir) & empty) {
       on_targets(dir, distance++, targets);
       if constexpr (!V::slide) break;
     }
   }
+}
+
+template <class V, class OnTargets>
+constexpr void for_each_movement_layer(const Position& pos, OnTargets&& on_targets) {
+  for_each_movement_layer<V>(pos.pieces(pos.side_to_move()), pos.empty(), on_targets);
+}
+
+// The number of movements of the counters `mover` over the `empty` squares (0 when blocked).
+// Sliding: a square is reached along a direction from one counter only, the nearest behind
+// it, so the squares reached at every distance (at most four) are counted together.
+template <class V>
+MOON_FORCE_INLINE constexpr int movement_count(Bitboard mover, Bitboard empty) {
+  int n = 0;
+  if constexpr (V::slide) {
+#pragma GCC unroll 4
+    for (int d = 0; d < orthogonal_directions; ++d) {
+      const Direction dir = Direction(d);
+      Bitboard reached = shift(mover, dir) & empty;
+      reached |= shift(reached, dir) & empty;
+      reached |= shift(reached, dir) & empty;
+      reached |= shift(reached, dir) & empty;
+      n += popcount(reached);
+    }
+  } else {
+    for_each_movement_layer<V>(mover, empty, [&](Direction, int, Bitboard targets) { n += popcount(targets); });
+  }
+  return n;
 }
 
 // The square `distance` steps back from `to` against direction d.
@@ -54,8 +80,7 @@ template <class V>
 constexpr int count_moves(const Position& pos) {
   if (pos.in_placement()) return popcount(detail::placement_targets(pos));
   if (pos.is_over()) return 0;
-  int n = 0;
-  detail::for_each_movement_layer<V>(pos, [&](Direction, int, Bitboard targets) { n += popcount(targets); });
+  const int n = detail::movement_count<V>(pos.pieces(pos.side_to_move()), pos.empty());
   return n ? n : 1;  // a blocked side's only move is the pass
 }
 

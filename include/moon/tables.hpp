@@ -77,4 +77,23 @@ constexpr Bitboard captures_at(Square to, Bitboard us, Bitboard them) {
   return captured;
 }
 
+// Every square on which an arriving counter of `us` would capture: the squares where
+// captures_at<Diagonal>(s, us, them) is not empty, for all of them at once. Along each line,
+// the opposing counters that begin an unbroken run closed by one of ours are found by growing
+// the runs back from our counters (at most three long on a 5x5 board).
+template <bool Diagonal>
+MOON_FORCE_INLINE constexpr Bitboard capturing_squares(Bitboard us, Bitboard them) {
+  constexpr int lines = Diagonal ? all_directions : orthogonal_directions;
+  Bitboard result = 0;
+#pragma GCC unroll 8
+  for (int d = 0; d < lines; ++d) {
+    const Direction back = opposite(Direction(d));
+    Bitboard runs = shift(us, back) & them;
+    runs |= shift(runs, back) & them;
+    runs |= shift(runs, back) & them;
+    result |= shift(runs, back);
+  }
+  return result;
+}
+
 }  // namespace moon

@@ -1,0 +1,146 @@
+// The exact solver: its speed (nodes per second, time per endgame), and the ratio against the
+// textbook alpha-beta + table baseline (baseline_solver.hpp) on the same endgames, both
+// measured in the same run. The baseline takes seconds to minutes per endgame, so these run one
+// iteration each; run them alone with --benchmark_filter=Solver.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "baseline_solver.hpp"
+#include "moon/notation.hpp"
+#include "moon/solver.hpp"
+
+namespace {
+
+using namespace moon;
+
+struct Endgame {
+  const char* name;
+  const char* fen;
+  Movement movement;
+  CaptureLines lines;
+};
+
+constexpr Movement step = Movement::step, slide = Movement::slide;
+constexpr CaptureLines orthogonal = CaptureLines::orthogonal, diagonal = CaptureLines::orthogonal_and_diagonal;
+
+// Endgames from random boards, default clock limit 20, clock 0: the baseline needs 5-60 s each.
+constexpr Endgame endgames[] = {
+    {"2v4 loss in 12", "5/2o1x/3o1/o4/x1o2 x 0 0 0 1", step, orthogonal},
+    {"2v4 loss in 20", "4x/o4/3o1/o4/2o1x x 0 0 0 1", step, orthogonal},
+    {"4v2 win in 13", "4x/5/xo2o/3x1/2x2 x 0 0 0 1", step, orthogonal},
+    {"4v3 win in 20", "1xxx1/3o1/o4/5/x4 x 0 0 0 1", step, orthogonal},
+    {"2v2 draw", "5/1x2o/2o2/5/3x1 x 0 0 0 1", step, orthogonal},
+    {"4v2 diagonal win in 5", "4x/5/xo2o/3x1/2x2 x 0 0 0 1", step, diagonal},
+    {"2v4 slide", "5/2o1x/3o1/o4/x1o2 x 0 0 0 1", slide, orthogonal},
+};
+
+// Endgames the baseline does not finish within a minute (the solver needs well under a second).
+constexpr Endgame hard_endgames[] = {
+    {"5v2 win in 5", "4x/x4/xo2o/3x1/2x2 x 0 0 0 1", step, orthogonal},
+    {"6v3 win in 11", "4x/x4/xo2o/1x1x1/2xo1 x 0 0 0 1", step, orthogonal},
+    {"6v4 win in 15", "1x1x1/4x/1x3/ox1ox/2o2 x 0 0 0 1", step, orthogonal},
+};
+
+Position load(const Endgame& e) {
+  Rules rules;
+  rules.movement = e.movement;
+  rules.capture_lines = e.lines;
+  return *parse_position(e.fen, rules);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The solver alone on each endgame, fresh table each time (64 MiB, one thread): nodes/s.
+void BM_Solver(benchmark::State& state) {
+  const Endgame& e = endgames[state.range(0)];
+  const Position pos = load(e);
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    Solver solver(SolveOptions{64, 1, true, {}});
+    const auto r = solver.solve(pos);
+    if (!r) state.SkipWithError("solve failed");
+    nodes += r->nodes;
+    state.SetLabel(std::string(e.name) + ": " + std::string(to_string(r->outcome)) + " " + std::to_string(r->plies));
+  }
+  state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Solver)->DenseRange(0, std::size(endgames) - 1)->Unit(benchmark::kMillisecond);
+
+// Baseline then solver on the same endgame, one after the other: seconds of each and the ratio.
+void BM_SolverVsBaseline(benchmark::State& state) {
+  const Endgame& e = endgames[state.range(0)];
+  const Position pos = load(e);
+  for (auto _ : state) {
+    bench::BaselineSolver baseline(22);  // 64 MiB, as the solver
+    auto start = std::chrono::steady_clock::now();
+    const auto value = baseline.solve(pos);
+    const double baseline_s = seconds_since(start);
+    Solver solver(SolveOptions{64, 1, true, {}});
+    start = std::chrono::steady_clock::now();
+    const auto r = solver.solve(pos);
+    const double solver_s = seconds_since(start);
+    const Outcome baseline_outcome = !value ? Outcome::draw : *value > 0 ? Outcome::win : *value < 0 ? Outcome::loss : Outcome::draw;
+    if (!r || !value || r->outcome != baseline_outcome || (*value != 0 && plies_of(*value) != r->plies))
+      state.SkipWithError("the baseline and the solver disagree");
+    state.counters["baseline_s"] = baseline_s;
+    state.counters["solver_s"] = solver_s;
+    state.counters["ratio"] = baseline_s / solver_s;
+    state.counters["baseline_nodes"] = double(baseline.nodes());
+    state.counters["solver_nodes"] = double(r->nodes);
+    state.SetLabel(e.name);
+  }
+}
+BENCHMARK(BM_SolverVsBaseline)->DenseRange(0, std::size(endgames) - 1)->Iterations(1)->Unit(benchmark::kSecond);
+
+// Endgames the baseline cannot finish in a minute: it gets 60 s, the solver as long as it needs.
+void BM_SolverWhereBaselineTimesOut(benchmark::State& state) {
+  const Endgame& e = hard_endgames[state.range(0)];
+  const Position pos = load(e);
+  for (auto _ : state) {
+    bench::BaselineSolver baseline(22);
+    auto start = std::chrono::steady_clock::now();
+    const auto value = baseline.solve(pos, start + std::chrono::seconds(60));
+    const double baseline_s = seconds_since(start);
+    Solver solver(SolveOptions{64, 1, true, {}});
+    start = std::chrono::steady_clock::now();
+    const auto r = solver.solve(pos);
+    const double solver_s = seconds_since(start);
+    if (!r) state.SkipWithError("solve failed");
+    state.counters["baseline_finished"] = value.has_value();
+    state.counters["baseline_s"] = baseline_s;
+    state.counters["solver_s"] = solver_s;
+    state.counters["ratio_at_least"] = baseline_s / solver_s;
+    state.SetLabel(std::string(e.name) + ": solver " + std::string(to_string(r->outcome)) + " " + std::to_string(r->plies));
+  }
+}
+BENCHMARK(BM_SolverWhereBaselineTimesOut)
+    ->DenseRange(0, std::size(hard_endgames) - 1)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// Two threads against one on the same endgames (wall time: lazy SMP needs the second core).
+void BM_SolverThreads(benchmark::State& state) {
+  const Endgame& e = endgames[state.range(0)];
+  const Position pos = load(e);
+  const int threads = int(state.range(1));
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    Solver solver(SolveOptions{64, threads, true, {}});
+    const auto r = solver.solve(pos);
+    if (!r) state.SkipWithError("solve failed");
+    nodes += r->nodes;
+  }
+  state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
+  state.SetLabel(e.name);
+}
+BENCHMARK(BM_SolverThreads)
+    ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(endgames) - 1, 1), {1, 2}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
