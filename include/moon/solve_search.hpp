@@ -1,0 +1,526 @@
+// The exact solver's search: fail-soft null-window probes on proven values, and the solve
+// procedure built on them (win/draw/loss first, then the distance, the best move, and the
+// shortest drawing line). One SolveSearch is one thread's worth of search; threads share the
+// SolveTable. Solver (solver.hpp) runs these on its threads; tests use them directly.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+
+#include "moon/movegen.hpp"
+#include "moon/position.hpp"
+#include "moon/solve_table.hpp"
+#include "moon/solve_value.hpp"
+#include "moon/solver.hpp"
+
+namespace moon {
+
+// The value of a position that is over, for the side to move: more counters wins.
+constexpr SolveValue terminal_value(const Position& pos) {
+  const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
+  return us > them ? solve_win : us < them ? -solve_win : 0;
+}
+
+// The fewest plies in which a game not yet over can end: all the remaining placements, or a move.
+constexpr int min_plies_to_end(const Position& pos) {
+  const int placements = pos.in_hand(x) + pos.in_hand(o);
+  return placements ? placements : 1;
+}
+
+// The fewest plies in which a game not yet over can end drawn. A capture leaves the capturer
+// with at least two counters, so it never ends a game drawn: only the clock does.
+constexpr int min_plies_to_draw(const Position& pos) {
+  if (pos.in_placement()) return pos.in_hand(x) + pos.in_hand(o);
+  return pos.rules().clock_limit - pos.clock();
+}
+
+namespace detail {
+// shift() with the direction known at compile time: a single shift and mask.
+template <Direction D>
+[[gnu::always_inline]] constexpr Bitboard shift_toward(Bitboard b) {
+  if constexpr (D == north) return (b << 5) & all_squares;
+  if constexpr (D == south) return b >> 5;
+  if constexpr (D == east) return (b & ~file_e) << 1;
+  if constexpr (D == west) return (b & ~file_a) >> 1;
+  if constexpr (D == north_east) return ((b & ~file_e) << 6) & all_squares;
+  if constexpr (D == north_west) return ((b & ~file_a) << 4) & all_squares;
+  if constexpr (D == south_east) return (b & ~file_e) >> 4;
+  if constexpr (D == south_west) return (b & ~file_a) >> 6;
+}
+
+// Squares t whose neighbours t+d, t+2d, ... (direction D) hold a run of `them` closed by `us`.
+template <Direction D>
+[[gnu::always_inline]] constexpr Bitboard flank_targets(Bitboard us, Bitboard them) {
+  constexpr Direction back = opposite(D);
+  // After round k: run = squares t with t+d .. t+kd all of them, closer = t with t+(k+1)d ours.
+  Bitboard next = shift_toward<back>(them), run = next;
+  Bitboard closer = shift_toward<back>(shift_toward<back>(us)), targets = run & closer;
+  for (int k = 2; k <= board_size - 2; ++k) {
+    closer = shift_toward<back>(closer);
+    next = shift_toward<back>(next);
+    run &= next;
+    targets |= run & closer;
+  }
+  return targets;
+}
+
+template <Direction D, bool Slide>
+[[gnu::always_inline]] constexpr Bitboard destinations_toward(Bitboard us, Bitboard empty) {
+  Bitboard b = shift_toward<D>(us) & empty, reached = b;
+  if constexpr (Slide)
+    while (b) reached |= b = shift_toward<D>(b) & empty;
+  return reached;
+}
+}  // namespace detail
+
+// The empty squares where a counter of `us` arriving would capture (wherever it came from).
+template <bool Diagonal>
+constexpr Bitboard capture_targets(Bitboard us, Bitboard them, Bitboard empty) {
+  Bitboard targets = detail::flank_targets<north>(us, them) | detail::flank_targets<south>(us, them) |
+                     detail::flank_targets<east>(us, them) | detail::flank_targets<west>(us, them);
+  if constexpr (Diagonal)
+    targets |= detail::flank_targets<north_east>(us, them) | detail::flank_targets<north_west>(us, them) |
+               detail::flank_targets<south_east>(us, them) | detail::flank_targets<south_west>(us, them);
+  return targets & empty;
+}
+
+// The squares the counters `us` can move to.
+template <class V>
+constexpr Bitboard destinations(Bitboard us, Bitboard empty) {
+  return detail::destinations_toward<north, V::slide>(us, empty) | detail::destinations_toward<south, V::slide>(us, empty) |
+         detail::destinations_toward<east, V::slide>(us, empty) | detail::destinations_toward<west, V::slide>(us, empty);
+}
+
+// The key of a movement-phase board and side to move, clock left out; bit 63 keeps it apart
+// from every exact key (Position::key() uses 63 bits).
+constexpr std::uint64_t board_key(const Position& pos) {
+  return std::uint64_t(pos.pieces(x)) | std::uint64_t(pos.pieces(o)) << 25 |
+         std::uint64_t(pos.side_to_move()) << 50 | std::uint64_t{1} << 63;
+}
+
+// How a search takes part in a solve: alone (all kinds of probes), or one of several sharing
+// the work: deepening ("decided within d plies?" for growing d) or whole-game probes.
+enum class SolveRole { alone, deepening, whole_game };
+
+// The root's proven bounds, shared by the searches of one solve: each publishes what it proves.
+struct SharedBounds {
+  std::atomic<SolveValue> lower{-solve_win}, upper{solve_win};
+
+  void publish(SolveValue new_lower, SolveValue new_upper) {
+    for (SolveValue v = lower.load(std::memory_order_relaxed); v < new_lower;)
+      if (lower.compare_exchange_weak(v, new_lower, std::memory_order_relaxed)) break;
+    for (SolveValue v = upper.load(std::memory_order_relaxed); v > new_upper;)
+      if (upper.compare_exchange_weak(v, new_upper, std::memory_order_relaxed)) break;
+  }
+  // True if the bounds already answer "value >= beta?".
+  bool answers(SolveValue beta) const {
+    return lower.load(std::memory_order_relaxed) >= beta || upper.load(std::memory_order_relaxed) < beta;
+  }
+};
+
+template <class V>
+class SolveSearch {
+ public:
+  // `stop` ends the search promptly when set; `variation` != 0 perturbs the move order (lazy
+  // SMP helpers); `tick` is called every tick_interval nodes (progress, time checks).
+  SolveSearch(SolveTable& table, const std::atomic<bool>& stop, unsigned variation = 0,
+              std::function<void()> tick = {})
+      : table_(table), stop_(stop), variation_(variation), tick_(std::move(tick)) {}
+
+  static constexpr std::uint64_t tick_interval = std::uint64_t{1} << 20;
+
+  std::uint64_t nodes() const { return nodes_; }
+  bool aborted() const { return aborted_; }
+
+  // Null-window probe: returns v with v >= beta a lower bound on the value, or v < beta an
+  // upper bound. Meaningless once aborted().
+  SolveValue probe(const Position& pos, SolveValue beta) { return search(pos, beta); }
+
+  // The exact outcome (and, if asked, distance and a best move) of pos. False if aborted.
+  //
+  // The value is narrowed by null-window probes of two kinds: "won within d plies?" and "lost
+  // within d plies?" for d = 1, 2, 3, ... (cheap while d is small; the first yes gives the
+  // exact distance, as d - 1 was refuted), and "won?" / "not lost?" over the whole game. Alone,
+  // a search interleaves them, giving the whole-game probes as many nodes as the deepening has
+  // used so far (twice as many the next time; what a probe cut short had finished stays in the
+  // table). With `shared` bounds, several searches split the work by role and publish what
+  // they prove; a probe that another search has made moot is cut short.
+  bool solve(const Position& pos, bool distance, SolveResult& out,
+             const std::function<void(const std::string&)>& note = {}, SolveRole role = SolveRole::alone,
+             SharedBounds* shared = nullptr) {
+    out = SolveResult{};
+    if (pos.is_over()) {
+      const SolveValue v = terminal_value(pos);
+      out.outcome = v > 0 ? Outcome::win : v < 0 ? Outcome::loss : Outcome::draw;
+      out.plies = 0;
+      return true;
+    }
+    const auto say = [&](const std::string& text) {
+      if (note) note(text);
+    };
+    SolveValue lower = loss_in(min_plies_to_end(pos)), upper = win_in(min_plies_to_end(pos));
+    const auto sync = [&] {
+      if (!shared) return;
+      shared->publish(lower, upper);
+      lower = std::max(lower, shared->lower.load(std::memory_order_relaxed));
+      upper = std::min(upper, shared->upper.load(std::memory_order_relaxed));
+    };
+    // One probe, with at most `budget` nodes (0: no limit); false if cut short or stopped.
+    const auto narrow = [&](SolveValue beta, std::uint64_t budget = 0) {
+      limit_ = budget ? nodes_ + budget : no_limit;
+      shared_ = shared, probe_beta_ = beta;
+      const SolveValue v = search(pos, beta);
+      limit_ = no_limit;
+      shared_ = nullptr;
+      if (aborted_) {
+        if (out_of_budget_) aborted_ = out_of_budget_ = false;
+        sync();
+        return false;
+      }
+      if (v >= beta) lower = std::max(lower, v);
+      else upper = std::min(upper, v);
+      sync();
+      return true;
+    };
+    const auto outcome_known = [&] { return lower > 0 || upper < 0 || (lower >= 0 && upper <= 0); };
+    const auto finished = [&] { return distance ? lower >= upper : outcome_known(); };
+    if (role == SolveRole::whole_game) {
+      // Whole-game probes; once the outcome is known, "decided within one ply less than the
+      // best found so far?" until the answer is no.
+      while (!finished()) {
+        if (!outcome_known()) {
+          narrow(lower <= 0 && upper > 0 ? 1 : 0);
+        } else {
+          const bool win = lower > 0;
+          const int most = plies_of(win ? lower : upper);
+          narrow(win ? win_in(most - 1) : loss_in(most));
+        }
+        if (aborted_) return false;
+        say(describe(lower, upper));
+      }
+    } else {
+      std::uint64_t deepening_nodes = 0, whole_game_budget = 4096;
+      for (int d = 1; !finished(); ++d) {
+        const std::uint64_t before = nodes_;
+        if (d <= solve_max_plies) {
+          if (upper >= win_in(d) && lower < win_in(d)) narrow(win_in(d));         // won within d?
+          if (aborted_) return false;
+          if (lower <= loss_in(d) && upper > loss_in(d)) narrow(loss_in(d + 1));  // not lost within d?
+          if (aborted_) return false;
+        }
+        deepening_nodes += nodes_ - before;
+        sync();
+        // No game lasts longer than solve_max_plies: then the whole game, with no budget.
+        const bool last = d >= solve_max_plies;
+        if (role == SolveRole::alone && !outcome_known() && (deepening_nodes >= whole_game_budget || last)) {
+          const std::uint64_t budget = last ? 0 : whole_game_budget;
+          bool done = true;
+          if (lower <= 0 && upper > 0) done = narrow(1, budget);           // won?
+          if (done && upper <= 0 && lower < 0) done = narrow(0, budget);  // not lost?
+          if (aborted_) return false;
+          if (!done) whole_game_budget *= 2;
+        }
+        say("decided within " + std::to_string(d) + " plies? " + describe(lower, upper));
+      }
+    }
+    out.outcome = lower > 0 ? Outcome::win : upper < 0 ? Outcome::loss : Outcome::draw;
+    if (!distance) {
+      out.plies = -1;
+      // A move keeping the outcome (for a loss any move does).
+      out.best = find_move(pos, out.outcome == Outcome::win ? 1 : out.outcome == Outcome::draw ? 0 : -solve_win);
+      return !aborted_;
+    }
+    if (out.outcome == Outcome::draw) {
+      for (int budget = min_plies_to_draw(pos);; ++budget) {
+        say("draw: is there a drawing line of " + std::to_string(budget) + " plies?");
+        Move first;
+        const bool found = draw_line(pos, budget, &first);
+        if (aborted_) return false;
+        if (found) {
+          out.plies = budget;
+          out.best = first;
+          no_draw_line_.clear();
+          return true;
+        }
+      }
+    }
+    out.plies = plies_of(lower);
+    out.best = find_move(pos, lower);
+    return !aborted_;
+  }
+
+ private:
+  struct Scored {
+    Move move;
+    int score;
+  };
+
+  static constexpr std::uint64_t no_limit = ~std::uint64_t{0};
+
+  void count_node() {
+    if ((++nodes_ & (tick_interval - 1)) == 0 && tick_) tick_();
+    if ((nodes_ & 1023) == 0) {
+      if (stop_.load(std::memory_order_relaxed)) aborted_ = true;
+      else if (shared_ && shared_->answers(probe_beta_)) aborted_ = out_of_budget_ = true;
+    }
+    if (nodes_ >= limit_ && !aborted_) aborted_ = out_of_budget_ = true;
+  }
+
+  static std::string describe(SolveValue lower, SolveValue upper) {
+    const auto text = [](SolveValue v) {
+      return v > 0 ? "win in " + std::to_string(plies_of(v)) : v < 0 ? "loss in " + std::to_string(plies_of(v)) : "draw";
+    };
+    return "value between " + text(lower) + " and " + text(upper);
+  }
+
+  // The table key and hash a probe of pos with this beta uses. A question that looks less far
+  // ahead than the clock goes is asked of the board (any clock): its entry serves the same
+  // board at every clock where the question fits.
+  struct TableKey {
+    std::uint64_t key, hash;
+    bool any_clock;
+  };
+  static TableKey table_key(const Position& pos, SolveValue beta) {
+    const bool any_clock = !pos.in_placement() && horizon(beta) < pos.rules().clock_limit - pos.clock();
+    const std::uint64_t key = any_clock ? board_key(pos) : pos.key();
+    return {key, solve_hash(key), any_clock};
+  }
+
+  // A move of pos whose value is at least `value` (the value of pos, proven).
+  Move find_move(const Position& pos, SolveValue value) {
+    MoveList list;
+    generate_moves<V>(pos, list);
+    for (Move m : list) {
+      const Position child = pos.after<V>(m);
+      const SolveValue cb = child_beta(value);
+      const SolveValue v = child.is_over() ? terminal_value(child) : search(child, cb);
+      if (aborted_) return Move{};
+      if (v < cb) return m;
+    }
+    return Move{};  // not reached when `value` is proven
+  }
+
+  bool is_draw(const Position& pos) {
+    if (pos.is_over()) return terminal_value(pos) == 0;
+    return search(pos, 1) < 1 && !aborted_ && search(pos, 0) >= 0;
+  }
+
+  // True if pos (a draw) can end drawn within `budget` plies with both sides playing only
+  // moves that keep the draw; *first is then the first move of such a line.
+  bool draw_line(const Position& pos, int budget, Move* first) {
+    if (pos.is_over()) return true;
+    if (budget < min_plies_to_draw(pos)) return false;
+    const auto known = no_draw_line_.find(pos.key());
+    if (known != no_draw_line_.end() && known->second >= budget) return false;
+    MoveList list;
+    generate_moves<V>(pos, list);
+    for (Move m : list) {
+      const Position child = pos.after<V>(m);
+      if (!child.is_over() && budget - 1 < min_plies_to_draw(child)) continue;
+      if (!is_draw(child) || aborted_) {
+        if (aborted_) return false;
+        continue;
+      }
+      if (draw_line(child, budget - 1, nullptr)) {
+        if (first) *first = m;
+        return true;
+      }
+      if (aborted_) return false;
+    }
+    no_draw_line_[pos.key()] = budget;
+    return false;
+  }
+
+  SolveValue search(const Position& pos, SolveValue beta) {
+    count_node();
+    if (aborted_) return 0;
+    if (pos.is_over()) return terminal_value(pos);
+    if (pos.in_placement()) return search_placement(pos, beta);
+    // In the movement phase a game not over lasts at least one more ply.
+    if (beta > win_in(1)) return win_in(1);
+    if (beta <= loss_in(1)) return loss_in(1);
+
+    const int remaining = pos.rules().clock_limit - pos.clock();
+    const auto [key, hash, any_clock] = table_key(pos, beta);
+    table_.prefetch(hash);  // on its way while the moves are looked at
+    const Color us = pos.side_to_move();
+    const Bitboard ours = pos.pieces(us), theirs = pos.pieces(~us), empty = pos.empty();
+    // What a move captures depends only on where it lands (the square it leaves is never part
+    // of a flank), so captures are known per destination before any move is listed.
+    const Bitboard reachable = destinations<V>(ours, empty);
+    const Bitboard capturing = reachable & capture_targets<V::diagonal>(ours, theirs, empty);
+    std::array<std::uint8_t, square_count> captured_count;
+    for (Square t : squares(capturing)) {
+      const Bitboard captured = captures_at<V::diagonal>(t, ours | square_bb(t), theirs);
+      if (popcount(theirs & ~captured) <= 1) return win_in(1);  // the opponent is down to one counter
+      captured_count[t] = std::uint8_t(popcount(captured));
+    }
+    // A move that does not capture at clock limit - 1 ends the game, decided by the counts:
+    // all those moves are worth the same, known without searching.
+    SolveValue best = -solve_win;
+    const bool clock_ends = pos.clock() + 1 >= pos.rules().clock_limit;
+    const bool has_quiet = (reachable & ~capturing) != 0;
+    if (clock_ends && has_quiet) {
+      const int n_us = popcount(ours), n_them = popcount(theirs);
+      best = n_us > n_them ? win_in(1) : n_us < n_them ? loss_in(1) : 0;
+      if (best >= beta) return best;
+    }
+    // Every other move leads to a position not over, worth loss_in(1)..win_in(1) to the
+    // opponent: loss_in(2)..win_in(2) to us. Probes at the edge of that range end here.
+    const bool has_searched_moves = capturing || (!clock_ends && has_quiet) || !reachable;
+    if (!has_searched_moves) return best;  // exact: only game-ending moves
+    if (beta > win_in(2)) return std::max(best, win_in(2));
+    if (beta <= loss_in(2)) return std::max(best, loss_in(2));
+
+    SolveBounds known;
+    Move table_move;
+    if (table_.probe(key, hash, known)) {
+      if (!any_clock) {
+        if (known.lower >= beta) return known.lower;
+        if (known.upper < beta) return known.upper;
+      } else {
+        // A board entry's bound was proven where it looked less far ahead than the clock went
+        // there. It holds here if it also looks less far ahead than our clock goes; if not, the
+        // weaker answer to our question, looking no further ahead than the bound, still does.
+        const int ahead = horizon(beta);
+        if (known.lower >= beta) {
+          const int h = horizon(known.lower);
+          if (h < remaining) return known.lower;
+          if (ahead <= h) return beta;
+        }
+        if (known.upper < beta) {
+          const int h = horizon(known.upper + 1);
+          if (h < remaining) return known.upper;
+          if (ahead <= h) return beta - 1;
+        }
+      }
+      table_move = known.move;
+    }
+    if (!any_clock) {
+      // What the board's entry knows with a horizon short of our clock holds here too.
+      const std::uint64_t bkey = board_key(pos);
+      if (table_.probe(bkey, solve_hash(bkey), known)) {
+        if (known.lower >= beta && horizon(known.lower) < remaining) return known.lower;
+        if (known.upper < beta && horizon(known.upper + 1) < remaining) return known.upper;
+        if (table_move.is_null()) table_move = known.move;
+      }
+    }
+    const std::uint64_t nodes_before = nodes_;
+
+    MoveList list;
+    generate_moves<V>(pos, list);
+    std::array<Scored, MoveList::capacity> moves;
+    int n = 0;
+    for (Move m : list) {
+      int score;
+      if (m == table_move) {
+        score = 1 << 30;
+      } else if (m.kind() == MoveKind::movement && (capturing & square_bb(m.to()))) {
+        score = 1 << 20 | captured_count[m.to()] << 16;
+      } else if (clock_ends && m.kind() == MoveKind::movement) {
+        continue;  // scored above
+      } else {
+        score = quiet_score(us, m, hash);
+      }
+      moves[n++] = Scored{m, score};
+    }
+    return search_moves(pos, beta, key, hash, any_clock ? remaining : 0, moves, n, best, nodes_before);
+  }
+
+  // The placement phase: no captures, no clock; every move is searched.
+  SolveValue search_placement(const Position& pos, SolveValue beta) {
+    const int min_plies = min_plies_to_end(pos);
+    if (beta > win_in(min_plies)) return win_in(min_plies);
+    if (beta <= loss_in(min_plies)) return loss_in(min_plies);
+    const std::uint64_t key = pos.key(), hash = pos.hash();
+    SolveBounds known;
+    Move table_move;
+    if (table_.probe(key, hash, known)) {
+      if (known.lower >= beta) return known.lower;
+      if (known.upper < beta) return known.upper;
+      table_move = known.move;
+    }
+    const std::uint64_t nodes_before = nodes_;
+    MoveList list;
+    generate_moves<V>(pos, list);
+    std::array<Scored, MoveList::capacity> moves;
+    int n = 0;
+    for (Move m : list) moves[n++] = Scored{m, m == table_move ? 1 << 30 : quiet_score(pos.side_to_move(), m, hash)};
+    return search_moves(pos, beta, key, hash, 0, moves, n, -solve_win, nodes_before);
+  }
+
+  // Searches the scored moves best first; `best` is the value already known from moves not
+  // listed. `any_clock_remaining` != 0: `key` is the board's, asked with that many plies of
+  // clock left, and what is stored is cut back to what holds at any clock with as many left.
+  SolveValue search_moves(const Position& pos, SolveValue beta, std::uint64_t key, std::uint64_t hash,
+                          int any_clock_remaining, std::array<Scored, MoveList::capacity>& moves, int n,
+                          SolveValue best, std::uint64_t nodes_before) {
+    const SolveValue cb = child_beta(beta);
+    // Best first (insertion sort: the lists are short), so that the next child is known and its
+    // table bucket can be fetched from memory while the current child is searched.
+    for (int i = 1; i < n; ++i) {
+      const Scored m = moves[i];
+      int j = i;
+      for (; j > 0 && moves[j - 1].score < m.score; --j) moves[j] = moves[j - 1];
+      moves[j] = m;
+    }
+    Position child = pos.after<V>(moves[0].move);
+    for (int i = 0; i < n; ++i) {
+      const Move m = moves[i].move;
+      const Position current = child;
+      if (i + 1 < n) {
+        child = pos.after<V>(moves[i + 1].move);
+        table_.prefetch(table_key(child, cb).hash);
+      }
+      const SolveValue v = from_child(search(current, cb));
+      if (aborted_) return 0;
+      if (v > best) best = v;
+      if (v >= beta) {
+        const bool fits = !any_clock_remaining || horizon(v) < any_clock_remaining;
+        table_.store(key, hash, fits ? v : beta, solve_win, m, nodes_ - nodes_before);
+        if (moves[i].score < (1 << 20)) {
+          int& h = history_[pos.side_to_move()][m.raw() & 4095];
+          if ((h += 1) > (1 << 18)) halve_history();
+        }
+        return v;
+      }
+    }
+    const bool fits = !any_clock_remaining || horizon(best + 1) < any_clock_remaining;
+    table_.store(key, hash, -solve_win, fits ? best : beta - 1, Move{}, nodes_ - nodes_before);
+    return best;
+  }
+
+  // History, and for lazy SMP helpers a little noise so that threads part ways.
+  int quiet_score(Color us, Move m, std::uint64_t hash) const {
+    int score = history_[us][m.raw() & 4095];
+    if (variation_) {
+      std::uint64_t h = (hash ^ (std::uint64_t(variation_) << 32) ^ m.raw()) * 0x9e3779b97f4a7c15ULL;
+      score += int(h >> 61);
+    }
+    return score;
+  }
+
+  void halve_history() {
+    for (auto& side : history_)
+      for (int& h : side) h /= 2;
+  }
+
+  SolveTable& table_;
+  const std::atomic<bool>& stop_;
+  unsigned variation_;
+  std::function<void()> tick_;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+  bool out_of_budget_ = false;  // aborted_ because limit_ was reached or the probe was made moot, not stopped
+  SharedBounds* shared_ = nullptr;  // during a root probe: bounds other searches publish
+  SolveValue probe_beta_ = 0;
+  std::uint64_t limit_ = no_limit;
+  std::array<std::array<int, 4096>, 2> history_{};
+  std::unordered_map<std::uint64_t, int> no_draw_line_;  // key -> largest budget with no drawing line
+};
+
+}  // namespace moon

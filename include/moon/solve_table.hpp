@@ -1,0 +1,177 @@
+// The exact solver's transposition table: bounds on proven values, shared lock-free by threads.
+//
+// An entry is 16 bytes: the position's exact 63-bit key XOR the data word, then the data word
+// (lower bound, upper bound, best move, work). Proven bounds never go stale — a value is a
+// fact about the game — so the only questions are which entry to keep and whether a read is
+// whole. Both words are written and read as relaxed atomics; a read whose check word does not
+// match its data word (two writers interleaved) is simply a miss. Four entries share one
+// 64-byte bucket; a new position replaces the entry that cost least work to compute.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "moon/move.hpp"
+#include "moon/solve_value.hpp"
+
+namespace moon {
+
+// The table index of a key: the splitmix64 finaliser (as Position::hash()).
+constexpr std::uint64_t solve_hash(std::uint64_t key) {
+  key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  key = (key ^ (key >> 27)) * 0x94d049bb133111ebULL;
+  return key ^ (key >> 31);
+}
+
+struct SolveBounds {
+  SolveValue lower = -solve_win;
+  SolveValue upper = solve_win;
+  Move move;  // the move that proved the last lower bound (null if none)
+};
+
+class SolveTable {
+ public:
+  static constexpr std::size_t entry_bytes = 16;
+  static constexpr int bucket_entries = 4;
+
+  SolveTable() = default;
+  explicit SolveTable(std::size_t mb) { resize(mb); }
+
+  // Reallocates to at most `mb` MiB (0: no table; probes miss, stores do nothing) and clears.
+  void resize(std::size_t mb) { resize_bytes(mb << 20); }
+  // The same in bytes (rounded down to whole 64-byte buckets): tests use tiny tables.
+  void resize_bytes(std::size_t bytes) {
+    buckets_.reset();
+    bucket_count_ = bytes / sizeof(Bucket);
+    if (!bucket_count_) return;
+    // Huge pages where the system offers them: one TLB entry covers 2 MiB of random probes.
+    constexpr std::size_t huge_page = std::size_t{2} << 20;
+    const std::size_t size = bucket_count_ * sizeof(Bucket);
+    const std::size_t alignment = size >= huge_page ? huge_page : alignof(Bucket);
+    void* memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    if (!memory) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (alignment == huge_page) madvise(memory, size, MADV_HUGEPAGE);
+#endif
+    buckets_.reset(static_cast<Bucket*>(memory));
+    std::uninitialized_default_construct_n(buckets_.get(), bucket_count_);
+    dirty_.store(false, std::memory_order_relaxed);
+  }
+  // Forgets every entry (does nothing on a table not written to since it was last cleared).
+  void clear() {
+    if (!dirty_.load(std::memory_order_relaxed)) return;
+    dirty_.store(false, std::memory_order_relaxed);
+    for (std::size_t i = 0; i < bucket_count_; ++i)
+      for (Entry& e : buckets_.get()[i].entries) {
+        e.check.store(0, std::memory_order_relaxed);
+        e.data.store(0, std::memory_order_relaxed);
+      }
+  }
+  std::size_t entry_count() const { return bucket_count_ * bucket_entries; }
+  std::size_t bytes() const { return bucket_count_ * sizeof(Bucket); }
+
+  void prefetch(std::uint64_t hash) const {
+    if (bucket_count_) __builtin_prefetch(&buckets_.get()[index(hash)]);
+  }
+
+  // The stored bounds of the position with this exact key (and its hash), if any.
+  bool probe(std::uint64_t key, std::uint64_t hash, SolveBounds& out) const {
+    if (!bucket_count_) return false;
+    const Bucket& b = buckets_.get()[index(hash)];
+    for (const Entry& e : b.entries) {
+      const std::uint64_t data = e.data.load(std::memory_order_relaxed);
+      if ((e.check.load(std::memory_order_relaxed) ^ data) == key && (data & used_bit)) {
+        out = unpack(data);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Records that the value lies in [lower, upper] (merged with what is known), with the move
+  // that proved the lower bound (or null), and the work it took (any growing measure, e.g. nodes).
+  void store(std::uint64_t key, std::uint64_t hash, SolveValue lower, SolveValue upper, Move move,
+             std::uint64_t work) {
+    if (!bucket_count_) return;
+    if (!dirty_.load(std::memory_order_relaxed)) dirty_.store(true, std::memory_order_relaxed);
+    Bucket& b = buckets_.get()[index(hash)];
+    const unsigned new_work = unsigned(std::min<int>(int(std::bit_width(work)), 127));
+    Entry* victim = nullptr;
+    unsigned victim_work = ~0u;
+    for (Entry& e : b.entries) {
+      const std::uint64_t data = e.data.load(std::memory_order_relaxed);
+      if (!(data & used_bit)) {
+        if (!victim || victim_work) victim = &e, victim_work = 0;
+        continue;
+      }
+      if ((e.check.load(std::memory_order_relaxed) ^ data) == key) {
+        const SolveBounds old = unpack(data);
+        lower = std::max(lower, old.lower);
+        upper = std::min(upper, old.upper);
+        if (move.is_null()) move = old.move;
+        write(e, key, lower, upper, move, std::max(new_work, work_of(data)));
+        return;
+      }
+      if (work_of(data) < victim_work) victim = &e, victim_work = work_of(data);
+    }
+    write(*victim, key, lower, upper, move, new_work);
+  }
+
+  // Per mille of a sample of entries in use.
+  int fill_permille() const {
+    const std::size_t sample = std::min<std::size_t>(bucket_count_, 250);
+    if (!sample) return 0;
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < sample; ++i)
+      for (const Entry& e : buckets_.get()[i].entries) used += (e.data.load(std::memory_order_relaxed) & used_bit) != 0;
+    return int(used * 1000 / (sample * bucket_entries));
+  }
+
+ private:
+  struct Entry {
+    std::atomic<std::uint64_t> check{0};
+    std::atomic<std::uint64_t> data{0};
+  };
+  struct alignas(64) Bucket {
+    Entry entries[bucket_entries];
+  };
+  static_assert(sizeof(Entry) == entry_bytes && sizeof(Bucket) == 64);
+
+  // data: lower (16 bits) | upper (16) | move (16) | work (7) | used (1)
+  static constexpr std::uint64_t used_bit = std::uint64_t{1} << 63;
+
+  std::size_t index(std::uint64_t hash) const {
+    __extension__ using U128 = unsigned __int128;
+    return std::size_t((U128(hash) * bucket_count_) >> 64);
+  }
+  static unsigned work_of(std::uint64_t data) { return unsigned(data >> 56) & 127; }
+  static SolveBounds unpack(std::uint64_t data) {
+    return {std::int16_t(std::uint16_t(data)), std::int16_t(std::uint16_t(data >> 16)),
+            Move::from_raw(std::uint16_t(data >> 32))};
+  }
+  static void write(Entry& e, std::uint64_t key, SolveValue lower, SolveValue upper, Move move, unsigned work) {
+    const std::uint64_t data = std::uint64_t(std::uint16_t(lower)) | std::uint64_t(std::uint16_t(upper)) << 16 |
+                               std::uint64_t(move.raw()) << 32 | std::uint64_t(work) << 56 | used_bit;
+    e.check.store(key ^ data, std::memory_order_relaxed);
+    e.data.store(data, std::memory_order_relaxed);
+  }
+
+  struct Free {
+    void operator()(Bucket* b) const { std::free(b); }
+  };
+  std::unique_ptr<Bucket, Free> buckets_;
+  std::size_t bucket_count_ = 0;
+  // Written since the last clear (searching threads only ever set it; clear() runs between searches).
+  std::atomic<bool> dirty_{false};
+};
+
+}  // namespace moon

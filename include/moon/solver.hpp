@@ -1,0 +1,74 @@
+// The exact solver: proves win, draw or loss for the side to move, and the distance to the end.
+//
+// Distances are exact game-theoretic values, in plies:
+// - win:  the fewest plies in which the side to move can force the end of the game with its win;
+// - loss: the most plies the side to move can hold out before the game ends with its loss;
+// - draw: the fewest plies in which the game ends drawn when both sides only ever play moves
+//         that keep the draw (a drawn game ends only by the clock, or is already over).
+// A position that is already over has distance 0 and no best move.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "moon/expected.hpp"
+#include "moon/move.hpp"
+#include "moon/position.hpp"
+
+namespace moon {
+
+enum class Outcome { win, draw, loss };  // for the side to move
+
+std::string_view to_string(Outcome outcome);  // "win", "draw", "loss"
+
+struct SolveResult {
+  Outcome outcome = Outcome::draw;
+  int plies = 0;              // the distance defined above (-1 when SolveOptions::distance is off)
+  Move best;                  // a move keeping the outcome and the distance; null when the position is over
+  std::uint64_t nodes = 0;    // positions visited, all threads
+  std::int64_t time_ms = 0;
+};
+
+inline constexpr std::size_t max_solve_hash_mb = 65536;
+inline constexpr int max_solve_threads = 256;
+
+struct SolveOptions {
+  std::size_t hash_mb = 64;  // transposition table size in MiB, 0 (no table) to max_solve_hash_mb
+  int threads = 1;           // 1 to max_solve_threads (lazy SMP on one shared table)
+  bool distance = true;      // false: prove only win/draw/loss (plies = -1, best keeps the outcome)
+  // Called from the solving thread with one line of progress text (no newline) now and then.
+  std::function<void(const std::string&)> progress;
+};
+
+// One solver owns its table and helper threads; several may live in one process. solve()
+// blocks the calling thread; stop() may be called from any other thread.
+class Solver {
+ public:
+  explicit Solver(SolveOptions options = {});
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // Validates (hash 0..max_solve_hash_mb, threads 1..max_solve_threads); not while solving.
+  // The constructor clamps invalid options into range instead; call this to get the error.
+  Expected<bool> set_options(SolveOptions options);
+  void clear();  // forget the table (results stay exact either way: the table only speeds up)
+
+  // Proves the value of pos. Errors: stopped by stop() before the proof completed, or called
+  // while another solve() of this solver is running.
+  Expected<SolveResult> solve(const Position& pos);
+  // From any thread: a running solve() returns promptly with an error. Without a solve
+  // running it does nothing (the next solve() starts afresh).
+  void stop();
+  bool is_solving() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace moon

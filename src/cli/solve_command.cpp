@@ -1,0 +1,102 @@
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "moon/notation.hpp"
+#include "moon/solver.hpp"
+
+namespace moon::cli {
+
+namespace {
+
+constexpr std::string_view name = "solve";
+constexpr std::string_view help =
+    "Usage: moon solve [options] [MOVE ...]\n"
+    "\n"
+    "Proves the game-theoretic value of the position (after playing the MOVEs, if any) for the\n"
+    "side to move. Standard output:\n"
+    "  value win|draw|loss\n"
+    "  distance N       plies to the end of the game under best play: the fastest win, the\n"
+    "                   slowest loss, or the shortest drawing line (both sides keeping the draw)\n"
+    "  bestmove MOVE    a move that keeps the value and the distance ('none' if the game is over)\n"
+    "  nodes N\n"
+    "  time_ms N\n"
+    "Progress goes to standard error while the solver works. Positions deep in the game solve in\n"
+    "moments; positions early in the movement phase or in placement may be out of reach.\n"
+    "\n"
+    "Options:\n"
+    "  --hash MB          transposition table size in MiB (default 64; 0: none)\n"
+    "  --threads N        solve with N threads sharing the table (default 1)\n"
+    "  --no-distance      prove only win/draw/loss (prints 'distance unknown')\n"
+    "  --quiet            no progress on standard error\n";
+
+Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
+  const auto v = reader.value();
+  if (!v) return v.error();
+  return parse_int(*v, flag, low, high);
+}
+
+}  // namespace
+
+int solve_command(Args args) {
+  PositionOptions where;
+  SolveOptions options;
+  bool quiet = false;
+  std::vector<std::string_view> moves;
+  for (ArgReader reader(args); !reader.done();) {
+    const auto consumed = where.consume(reader);
+    if (!consumed) return usage_error(name, consumed.error().message);
+    if (*consumed) continue;
+    if (reader.flag("--help") || reader.flag("-h")) {
+      std::cout << help << position_options_help;
+      return 0;
+    }
+    if (reader.flag("--hash")) {
+      const auto mb = int_value(reader, "--hash", 0, std::int64_t(max_solve_hash_mb));
+      if (!mb) return usage_error(name, mb.error().message);
+      options.hash_mb = std::size_t(*mb);
+    } else if (reader.flag("--threads")) {
+      const auto n = int_value(reader, "--threads", 1, max_solve_threads);
+      if (!n) return usage_error(name, n.error().message);
+      options.threads = int(*n);
+    } else if (reader.flag("--no-distance")) {
+      options.distance = false;
+    } else if (reader.flag("--quiet")) {
+      quiet = true;
+    } else if (reader.current().size() > 1 && reader.current()[0] == '-' && reader.current() != "0000") {
+      return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
+    } else {
+      moves.push_back(reader.current());
+      reader.skip();
+    }
+  }
+  auto pos = where.position();
+  if (!pos) return usage_error(name, pos.error().message);
+  Position position = *pos;
+  for (std::string_view text : moves) {
+    const auto m = parse_move(text, position);
+    if (!m) return usage_error(name, "move '" + std::string(text) + "': " + m.error().message);
+    position.play(*m);
+  }
+
+  if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
+  Solver solver(options);
+  const auto result = solver.solve(position);
+  if (!result) {
+    std::cerr << "moon solve: " << result.error().message << "\n";
+    return 1;
+  }
+  std::cout << "value " << to_string(result->outcome) << "\n";
+  if (result->plies >= 0) std::cout << "distance " << result->plies << "\n";
+  else std::cout << "distance unknown\n";
+  std::cout << "bestmove " << (result->best.is_null() ? std::string("none") : to_string(result->best)) << "\n"
+            << "nodes " << result->nodes << "\n"
+            << "time_ms " << result->time_ms << std::endl;
+  if (!quiet)
+    std::cerr << "solve: " << result->nodes << " nodes in " << double(result->time_ms) / 1000.0 << " s, "
+              << (result->time_ms ? double(result->nodes) / double(result->time_ms) / 1000.0 : 0.0) << " Mn/s\n";
+  return 0;
+}
+
+}  // namespace moon::cli

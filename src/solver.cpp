@@ -1,0 +1,179 @@
+#include "moon/solver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "moon/solve_search.hpp"
+
+namespace moon {
+
+std::string_view to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::win: return "win";
+    case Outcome::draw: return "draw";
+    case Outcome::loss: return "loss";
+  }
+  return "?";
+}
+
+namespace {
+
+SolveOptions clamped(SolveOptions options) {
+  options.hash_mb = std::min(options.hash_mb, max_solve_hash_mb);
+  options.threads = std::clamp(options.threads, 1, max_solve_threads);
+  return options;
+}
+
+}  // namespace
+
+struct Solver::Impl {
+  SolveOptions options;
+  SolveTable table;
+  std::optional<Rules> table_rules;  // the rules the table's entries were proven under
+
+  std::mutex mutex;                  // guards solving and the start of a stop
+  bool solving = false;
+  std::atomic<bool> halt{false};     // set by stop() or by the first thread to finish
+  std::atomic<bool> stopped{false};  // set by stop()
+};
+
+Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = clamped(std::move(options));
+  impl_->table.resize(impl_->options.hash_mb);
+}
+
+Solver::~Solver() = default;
+
+Expected<bool> Solver::set_options(SolveOptions options) {
+  if (options.hash_mb > max_solve_hash_mb)
+    return Error{"hash size " + std::to_string(options.hash_mb) + " MB is out of range (0-" +
+                 std::to_string(max_solve_hash_mb) + ")"};
+  if (options.threads < 1 || options.threads > max_solve_threads)
+    return Error{"thread count " + std::to_string(options.threads) + " is out of range (1-" +
+                 std::to_string(max_solve_threads) + ")"};
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->solving) return Error{"cannot change the options while solving"};
+  const bool resize = options.hash_mb != impl_->options.hash_mb;
+  impl_->options = std::move(options);
+  if (resize) {
+    impl_->table.resize(impl_->options.hash_mb);
+    impl_->table_rules.reset();
+  }
+  return true;
+}
+
+void Solver::clear() {
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->solving) return;
+  impl_->table.clear();
+  impl_->table_rules.reset();
+}
+
+void Solver::stop() {
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->solving) return;
+  impl_->stopped = true;
+  impl_->halt = true;
+}
+
+bool Solver::is_solving() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->solving;
+}
+
+Expected<SolveResult> Solver::solve(const Position& pos) {
+  Impl& s = *impl_;
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.solving) return Error{"a solve is already running on this solver"};
+    s.solving = true;
+    s.halt = false;
+    s.stopped = false;
+  }
+  struct Finish {
+    Impl& s;
+    ~Finish() {
+      std::lock_guard lock(s.mutex);
+      s.solving = false;
+    }
+  } finish{s};
+
+  // Entries proven under other rules are false here: start afresh when the rules change.
+  if (s.table_rules != pos.rules()) {
+    s.table.clear();
+    s.table_rules = pos.rules();
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed_ms = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  };
+  const int threads = s.options.threads;
+  std::atomic<std::uint64_t> ticked_nodes{0};  // all threads, in steps of tick_interval, for progress
+  std::mutex result_mutex;
+  std::optional<SolveResult> result;
+  std::vector<std::uint64_t> nodes(std::size_t(threads), 0);
+  SharedBounds shared;
+  std::string last_note = "starting";
+  auto last_report = start - std::chrono::seconds(1);
+
+  // Thread 0 reports: the latest note with the counts, at most about once a second.
+  const auto report = [&](const std::string& note) {
+    if (!s.options.progress) return;
+    if (!note.empty()) last_note = note;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_report < std::chrono::seconds(1)) return;
+    last_report = now;
+    const std::int64_t ms = elapsed_ms();
+    const std::uint64_t n = ticked_nodes.load(std::memory_order_relaxed);
+    char line[160];
+    std::snprintf(line, sizeof line, " | %llu nodes, %.1f Mn/s, %.1f s, table %d permille",
+                  static_cast<unsigned long long>(n), ms > 0 ? double(n) / double(ms) / 1000.0 : 0.0,
+                  double(ms) / 1000.0, s.table.fill_permille());
+    s.options.progress(last_note + line);
+  };
+
+  const auto run = [&](int index) {
+    with_variant(pos.rules(), [&](auto variant) {
+      using V = decltype(variant);
+      std::function<void()> tick = [&] {
+        ticked_nodes.fetch_add(SolveSearch<V>::tick_interval, std::memory_order_relaxed);
+        if (index == 0) report({});
+      };
+      auto search = std::make_unique<SolveSearch<V>>(s.table, s.halt, unsigned(index / 2), std::move(tick));
+      SolveResult mine;
+      std::function<void(const std::string&)> note;
+      if (index == 0) note = [&](const std::string& text) { report(text); };
+      // Alone, a search interleaves all kinds of probes; together, thread 0 deepens, thread 1
+      // probes the whole game, and any others repeat those roles with a perturbed move order.
+      const SolveRole role = threads == 1 ? SolveRole::alone : index % 2 ? SolveRole::whole_game : SolveRole::deepening;
+      const bool done = search->solve(pos, s.options.distance, mine, note, role, threads == 1 ? nullptr : &shared);
+      nodes[std::size_t(index)] = search->nodes();
+      if (done) {
+        std::lock_guard lock(result_mutex);
+        if (!result) result = mine;
+        s.halt = true;  // the others stop: the first exact answer is the answer
+      }
+    });
+  };
+
+  std::vector<std::thread> helpers;
+  for (int i = 1; i < threads; ++i) helpers.emplace_back(run, i);
+  run(0);
+  for (std::thread& t : helpers) t.join();
+
+  if (!result) return Error{"the solve was stopped before the proof was complete"};
+  SolveResult out = *result;
+  out.nodes = 0;
+  for (std::uint64_t n : nodes) out.nodes += n;
+  out.time_ms = elapsed_ms();
+  return out;
+}
+
+}  // namespace moon

@@ -1,0 +1,400 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../bench/baseline_solver.hpp"
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
+#include "moon/solve_search.hpp"
+#include "moon/solver.hpp"
+
+using namespace moon;
+
+namespace {
+
+#ifdef MOON_SANITIZE_BUILD
+constexpr int scale = 4;  // the sanitizers make everything ~10x slower
+#else
+constexpr int scale = 1;
+#endif
+
+// The truth, by exhaustive minimax straight from the definitions: no table, no pruning, every
+// line played to the end of the game.
+struct Truth {
+  Outcome outcome;
+  int plies;
+};
+
+struct Minimax {
+  std::uint64_t nodes = 0;
+  std::uint64_t budget = 0;  // give up (exceeded) after this many nodes
+
+  bool exceeded() const { return nodes > budget; }
+
+  Truth operator()(const Position& pos) {
+    ++nodes;
+    if (pos.is_over()) {
+      const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
+      return {us > them ? Outcome::win : us < them ? Outcome::loss : Outcome::draw, 0};
+    }
+    // The mover wins if some move leaves the opponent lost (fastest such win); else draws if
+    // some move leaves a draw (the shortest drawing line); else loses (as late as it can).
+    bool win = false, draw = false;
+    int win_plies = 1 << 30, draw_plies = 1 << 30, loss_plies = 0;
+    for (Move m : legal_moves(pos)) {
+      const Truth t = (*this)(pos.after(m));
+      if (exceeded()) return {};
+      if (t.outcome == Outcome::loss) win = true, win_plies = std::min(win_plies, t.plies + 1);
+      if (t.outcome == Outcome::draw) draw = true, draw_plies = std::min(draw_plies, t.plies + 1);
+      if (t.outcome == Outcome::win) loss_plies = std::max(loss_plies, t.plies + 1);
+    }
+    if (win) return {Outcome::win, win_plies};
+    if (draw) return {Outcome::draw, draw_plies};
+    return {Outcome::loss, loss_plies};
+  }
+};
+
+// The truth about pos if exhaustive minimax finishes within `budget` nodes.
+std::optional<Truth> truth(const Position& pos, std::uint64_t budget) {
+  Minimax minimax;
+  minimax.budget = budget;
+  const Truth t = minimax(pos);
+  if (minimax.exceeded()) return std::nullopt;
+  return t;
+}
+
+Rules random_rules(std::mt19937_64& rng) {
+  Rules rules;
+  rules.movement = rng() % 2 ? Movement::slide : Movement::step;
+  rules.capture_lines = rng() % 2 ? CaptureLines::orthogonal_and_diagonal : CaptureLines::orthogonal;
+  const int kind = int(rng() % 3);
+  rules.clock_limit = kind == 0 ? 1 + int(rng() % 3) : kind == 1 ? 4 + int(rng() % 5) : 20;
+  return rules;
+}
+
+// A random legal position: sparse to dense boards (dense ones often leave a side blocked), the
+// clock anywhere up to the limit (often just below it), now and then counters still in hand.
+Position random_position(std::mt19937_64& rng, const Rules& rules) {
+  for (;;) {
+    const bool placement = rng() % 8 == 0;
+    // How many empty squares: sparse, middling, dense, packed (packed boards often block a side).
+    static constexpr int empties_low[] = {16, 10, 4, 1}, empties_high[] = {22, 15, 9, 3};
+    const int fill = int(rng() % 4);
+    const int empties = empties_low[fill] + int(rng() % std::uint64_t(empties_high[fill] - empties_low[fill] + 1));
+    char board[25];
+    int nx = 0, no = 0;
+    for (int i = 0; i < 25; ++i) {
+      board[i] = i < empties ? '.' : rng() % 2 ? 'x' : 'o';
+      if (board[i] == 'x') ++nx;
+      if (board[i] == 'o') ++no;
+    }
+    std::shuffle(board, board + 25, rng);
+    if (nx > 12 || no > 12) continue;
+    int in_hand_x = 0, in_hand_o = 0, clock = 0;
+    char side = rng() % 2 ? 'x' : 'o';
+    if (placement) {
+      if (board[centre] != '.') continue;
+      in_hand_x = 1 + int(rng() % 2);
+      in_hand_o = side == 'x' ? in_hand_x : in_hand_x + 1;
+      if (nx + in_hand_x > 12 || no + in_hand_o > 12) continue;
+    } else {
+      clock = rng() % 2 ? rules.clock_limit - 1 - int(rng() % std::min(rules.clock_limit, 3))
+                        : int(rng() % std::uint64_t(rules.clock_limit));
+    }
+    std::string text;
+    for (int rank = 4; rank >= 0; --rank) {
+      for (int file = 0; file < 5; ++file) {
+        const char c = board[rank * 5 + file];
+        text += c == '.' ? '1' : c;
+      }
+      if (rank) text += '/';
+    }
+    text += std::string(" ") + side + " " + std::to_string(in_hand_x) + " " + std::to_string(in_hand_o) + " " +
+            std::to_string(clock) + " 1";
+    const auto pos = parse_position(text, rules);
+    if (pos) return *pos;
+  }
+}
+
+std::string describe(const Position& pos) {
+  const Rules& r = pos.rules();
+  return to_string(pos) + (r.slide() ? " slide" : " step") + (r.diagonal() ? " diagonal" : " orthogonal") +
+         " limit " + std::to_string(r.clock_limit);
+}
+
+// Solves pos with SolveSearch on the given table.
+SolveResult core_solve(const Position& pos, SolveTable& table, bool distance = true) {
+  std::atomic<bool> stop{false};
+  SolveResult result;
+  with_variant(pos.rules(), [&](auto v) {
+    SolveSearch<decltype(v)> search(table, stop);
+    REQUIRE(search.solve(pos, distance, result));
+  });
+  return result;
+}
+
+// The best move keeps the outcome, and (with distances) leads to the distance one ply shorter.
+void check_best_move(const Position& pos, const SolveResult& r, const Truth& t, bool distance) {
+  if (pos.is_over()) {
+    CHECK(r.best.is_null());
+    return;
+  }
+  REQUIRE(legal_moves(pos).contains(r.best));
+  const auto child = truth(pos.after(r.best), std::uint64_t(1) << 40);
+  REQUIRE(child.has_value());
+  const Outcome expected = t.outcome == Outcome::win ? Outcome::loss : t.outcome == Outcome::loss ? Outcome::win
+                                                                                                 : Outcome::draw;
+  CHECK(child->outcome == expected);
+  if (distance) CHECK(child->plies == t.plies - 1);
+}
+
+struct Sample {
+  Position pos;
+  Truth truth;
+};
+
+// Random positions of every variant that exhaustive minimax can settle within its budget.
+std::vector<Sample> samples(std::uint64_t seed, int count, std::uint64_t budget) {
+  std::mt19937_64 rng(seed);
+  std::vector<Sample> out;
+  while (int(out.size()) < count) {
+    const Rules rules = random_rules(rng);
+    const Position pos = random_position(rng, rules);
+    // One in ten has the side to move blocked; a few are over already; the rest are live.
+    const int kind = int(out.size() % 20);
+    const bool blocked = !pos.is_over() && legal_moves(pos)[0] == Move::pass();
+    if ((kind % 10 == 0) != blocked || (pos.is_over() && kind != 1)) continue;
+    if (const auto t = truth(pos, budget)) out.push_back({pos, *t});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("solve values: the scale and the child threshold agree with the definitions") {
+  for (int p = 0; p < 300; ++p) {
+    CHECK(from_child(loss_in(p)) == win_in(p + 1));
+    CHECK(from_child(win_in(p)) == loss_in(p + 1));
+    CHECK(plies_of(win_in(p)) == p);
+    CHECK(plies_of(loss_in(p)) == p);
+  }
+  CHECK(from_child(0) == 0);
+  // from_child(c) >= beta exactly when c < child_beta(beta), over the values that occur.
+  std::vector<SolveValue> values{0};
+  for (int p = 0; p < 40; ++p) values.push_back(win_in(p)), values.push_back(loss_in(p));
+  for (SolveValue beta : values)
+    for (SolveValue b : {beta, beta + 1, 1, 0, -1})
+      for (SolveValue c : values) CHECK((from_child(c) >= b) == (c < child_beta(b)));
+}
+
+TEST_CASE("capture targets and destinations agree with the move generator") {
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 3000; ++i) {
+    const Rules rules = random_rules(rng);
+    const Position pos = random_position(rng, rules);
+    if (pos.in_placement() || pos.is_over()) continue;
+    INFO(describe(pos));
+    const Bitboard us = pos.pieces(pos.side_to_move()), them = pos.pieces(~pos.side_to_move());
+    with_variant(rules, [&](auto v) {
+      using V = decltype(v);
+      const Bitboard targets = capture_targets<V::diagonal>(us, them, pos.empty());
+      Bitboard reached = 0, capturing = 0;
+      for (Move m : legal_moves(pos)) {
+        if (m.kind() != MoveKind::movement) continue;
+        reached |= square_bb(m.to());
+        if (pos.captures_of(m)) capturing |= square_bb(m.to());
+        // What a move captures depends on where it lands only.
+        CHECK(pos.captures_of(m) == captures_at<V::diagonal>(m.to(), us | square_bb(m.to()), them));
+      }
+      CHECK(destinations<V>(us, pos.empty()) == reached);
+      CHECK((targets & reached) == capturing);
+    });
+  }
+}
+
+TEST_CASE("solver agrees with exhaustive minimax on random positions of every variant") {
+  const auto cases = samples(7, 600 / scale, 200000 / scale);
+  SolveTable table(16);
+  int wins = 0, draws = 0, losses = 0, blocked = 0, placement = 0, long_games = 0, over = 0;
+  for (const Sample& s : cases) {
+    INFO(describe(s.pos));
+    const SolveResult r = core_solve(s.pos, table);
+    CHECK(r.outcome == s.truth.outcome);
+    CHECK(r.plies == s.truth.plies);
+    check_best_move(s.pos, r, s.truth, true);
+    wins += s.truth.outcome == Outcome::win;
+    draws += s.truth.outcome == Outcome::draw;
+    losses += s.truth.outcome == Outcome::loss;
+    blocked += !s.pos.is_over() && legal_moves(s.pos)[0] == Move::pass();
+    placement += s.pos.in_placement();
+    over += s.pos.is_over();
+    long_games += s.truth.plies > s.pos.rules().clock_limit;
+  }
+  MESSAGE("wins ", wins, ", draws ", draws, ", losses ", losses, ", blocked ", blocked, ", placement ", placement,
+          ", over ", over, ", games longer than the clock limit ", long_games);
+  // The sample covers every kind of position it should.
+  CHECK(wins > 0);
+  CHECK(draws > 0);
+  CHECK(losses > 0);
+  CHECK(blocked > 0);
+  CHECK(placement > 0);
+  CHECK(long_games > 0);
+}
+
+TEST_CASE("the table never changes a proven result: no table, a tiny one, a big one") {
+  const auto cases = samples(11, 300 / scale, 200000 / scale);
+  SolveTable none(0), tiny, big(32);
+  tiny.resize_bytes(256);  // four buckets: constant replacement
+  REQUIRE(tiny.entry_count() == 16);
+  for (const Sample& s : cases) {
+    INFO(describe(s.pos));
+    for (SolveTable* table : {&none, &tiny, &big}) {
+      const SolveResult r = core_solve(s.pos, *table);
+      CHECK(r.outcome == s.truth.outcome);
+      CHECK(r.plies == s.truth.plies);
+    }
+  }
+}
+
+// pos with the clock set to `clock` (a movement-phase position).
+Position with_clock(const Position& pos, int clock) {
+  std::string text = to_string(pos);
+  std::size_t field = 0;
+  for (int spaces = 0; spaces < 4; ++spaces) field = text.find(' ', field) + 1;
+  const std::size_t end = text.find(' ', field);
+  text = text.substr(0, field) + std::to_string(clock) + text.substr(end);
+  return *parse_position(text, pos.rules());
+}
+
+TEST_CASE("one board at every clock, one table: entries shared across clocks stay exact") {
+  // Questions that look less far ahead than the clock goes are stored per board, for all
+  // clocks; solving the same board at each clock, both ways round, on one table checks that
+  // nothing proven at one clock leaks wrongly into another.
+  std::mt19937_64 rng(23);
+  int boards = 0;
+  while (boards < 60 / scale) {
+    Rules rules = random_rules(rng);
+    rules.clock_limit = 3 + int(rng() % 5);
+    const Position pos = random_position(rng, rules);
+    if (pos.in_placement() || pos.is_over()) continue;
+    std::vector<Truth> truths;
+    for (int c = 0; c < rules.clock_limit; ++c) {
+      const auto t = truth(with_clock(pos, c), 200000 / scale);
+      if (!t) break;
+      truths.push_back(*t);
+    }
+    if (int(truths.size()) < rules.clock_limit) continue;
+    ++boards;
+    for (bool upwards : {true, false}) {
+      SolveTable table(4);
+      for (int i = 0; i < rules.clock_limit; ++i) {
+        const int c = upwards ? i : rules.clock_limit - 1 - i;
+        const Position p = with_clock(pos, c);
+        INFO(describe(p), upwards ? " (clocks upwards)" : " (clocks downwards)");
+        const SolveResult r = core_solve(p, table);
+        CHECK(r.outcome == truths[std::size_t(c)].outcome);
+        CHECK(r.plies == truths[std::size_t(c)].plies);
+      }
+    }
+  }
+}
+
+TEST_CASE("outcome only: the same outcome, and the best move keeps it") {
+  const auto cases = samples(13, 200 / scale, 200000 / scale);
+  SolveTable table(8);
+  for (const Sample& s : cases) {
+    INFO(describe(s.pos));
+    const SolveResult r = core_solve(s.pos, table, false);
+    CHECK(r.outcome == s.truth.outcome);
+    CHECK(r.plies == (s.pos.is_over() ? 0 : -1));
+    check_best_move(s.pos, r, s.truth, false);
+  }
+}
+
+TEST_CASE("the textbook baseline agrees with exhaustive minimax") {
+  const auto cases = samples(17, 200 / scale, 200000 / scale);
+  for (const Sample& s : cases) {
+    INFO(describe(s.pos));
+    bench::BaselineSolver baseline(12);
+    const SolveValue v = *baseline.solve(s.pos);
+    CHECK((v > 0 ? Outcome::win : v < 0 ? Outcome::loss : Outcome::draw) == s.truth.outcome);
+    if (v != 0) CHECK(plies_of(v) == s.truth.plies);
+  }
+}
+
+TEST_CASE("Solver: threads and the public entry point give the proven results") {
+  const auto cases = samples(19, 120 / scale, 200000 / scale);
+  for (int threads : {1, 2, 3}) {
+    Solver solver(SolveOptions{4, threads, true, {}});
+    for (const Sample& s : cases) {
+      INFO(describe(s.pos), " threads ", threads);
+      const auto r = solver.solve(s.pos);
+      REQUIRE(r.has_value());
+      CHECK(r->outcome == s.truth.outcome);
+      CHECK(r->plies == s.truth.plies);
+      check_best_move(s.pos, *r, s.truth, true);
+      CHECK((r->nodes > 0 || s.pos.is_over()));
+    }
+  }
+}
+
+TEST_CASE("Solver: options are validated") {
+  Solver solver;
+  CHECK_FALSE(solver.set_options(SolveOptions{max_solve_hash_mb + 1, 1, true, {}}).has_value());
+  CHECK_FALSE(solver.set_options(SolveOptions{1, 0, true, {}}).has_value());
+  CHECK_FALSE(solver.set_options(SolveOptions{1, max_solve_threads + 1, true, {}}).has_value());
+  CHECK(solver.set_options(SolveOptions{1, 2, true, {}}).has_value());
+  CHECK(to_string(Outcome::win) == "win");
+  CHECK(to_string(Outcome::draw) == "draw");
+  CHECK(to_string(Outcome::loss) == "loss");
+}
+
+TEST_CASE("Solver: a position that is over has distance 0 and no move") {
+  Solver solver(SolveOptions{1, 1, true, {}});
+  const auto pos = parse_position("xx3/5/5/5/4o o");  // o is down to one counter
+  REQUIRE(pos.has_value());
+  const auto r = solver.solve(*pos);
+  REQUIRE(r.has_value());
+  CHECK(r->outcome == Outcome::loss);
+  CHECK(r->plies == 0);
+  CHECK(r->best.is_null());
+}
+
+TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is ignored") {
+  for (int threads : {1, 2}) {
+    Solver solver(SolveOptions{16, threads, true, {}});
+    solver.stop();  // nothing running: ignored
+    std::optional<Expected<SolveResult>> result;
+    std::atomic<bool> returned{false};
+    std::thread t([&] {
+      result.emplace(solver.solve(Position::start()));  // far out of reach
+      returned = true;
+    });
+    while (!solver.is_solving() && !returned) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK_FALSE(returned.load());
+    const auto asked = std::chrono::steady_clock::now();
+    solver.stop();
+    t.join();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    REQUIRE(result.has_value());
+    CHECK_FALSE(result->has_value());
+    CHECK(seconds < 10.0);  // generous: the solve would otherwise run for ages
+    CHECK_FALSE(solver.is_solving());
+    // The solver is usable again, and the earlier stop does not leak into the next solve.
+    const auto pos = parse_position("xo3/5/5/5/3ox x 0 0 19 1");
+    REQUIRE(pos.has_value());
+    const auto again = solver.solve(*pos);
+    REQUIRE(again.has_value());
+    CHECK(again->outcome == Outcome::draw);
+    CHECK(again->plies == 1);
+  }
+}
