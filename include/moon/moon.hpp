@@ -2,6 +2,7 @@
 #pragma once
 
 #include "moon/bitboard.hpp"
+#include "moon/display.hpp"
 #include "moon/expected.hpp"
 #include "moon/move.hpp"
 #include "moon/movegen.hpp"
@@ -9,4 +10,7 @@
 #include "moon/perft.hpp"
 #include "moon/position.hpp"
 #include "moon/rules.hpp"
+#include "moon/score.hpp"
+#include "moon/search.hpp"
+#include "moon/solver.hpp"
 #include "moon/tables.hpp"

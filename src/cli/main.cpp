@@ -16,6 +16,12 @@ struct Command {
 constexpr Command commands[] = {
     {"perft", moon::cli::perft_command, "count the leaves of the move tree (validate move generators)"},
     {"show", moon::cli::show_command, "play moves, draw the board and list the legal moves with captures"},
+    {"solve", moon::cli::solve_command, "prove win/draw/loss and the distance to the end under best play"},
+    {"analyze", moon::cli::analyze_command, "search a position: a line per iteration, then the best move"},
+    {"bench", moon::cli::bench_command, "search a fixed position list: node signature and speed"},
+    {"match", moon::cli::match_command, "play games between two engine settings: W/D/L and Elo"},
+    {"play", moon::cli::play_command, "play a game against the engine in the terminal"},
+    {"protocol", moon::cli::protocol_command, "speak the UCI-style engine protocol on stdin/stdout"},
 };
 
 void print_help(std::ostream& out) {
@@ -48,6 +54,6 @@ int main(int argc, char** argv) {
   }
   for (const Command& c : commands)
     if (args[0] == c.name) return c.run(moon::cli::Args(args).subspan(1));
-  std::cerr << "moon: unknown command '" << args[0] << "'\nTry 'moon --help'.\n";
+  std::cerr << "moon: unknown command '" << args[0] << "' (see 'moon --help')\n";
   return 2;
 }
