@@ -45,6 +45,12 @@ Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, s
   return value;
 }
 
+Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
+  const auto v = reader.value();
+  if (!v) return v.error();
+  return parse_int(*v, flag, low, high);
+}
+
 Expected<bool> PositionOptions::consume(ArgReader& reader) {
   if (reader.flag("--fen")) {
     auto v = reader.value();

@@ -38,6 +38,9 @@ class ArgReader {
 Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, std::int64_t low,
                                  std::int64_t high);
 
+// The value of the flag just matched by reader.flag(), as a whole number in [low, high].
+Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high);
+
 // --fen, --slide, --diagonal, --clock-limit: the position a command starts from.
 struct PositionOptions {
   std::optional<std::string> fen;

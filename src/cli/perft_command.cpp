@@ -25,13 +25,6 @@ constexpr std::string_view help =
     "  --hash MB          use a transposition table of MB mebibytes (default 0: none)\n"
     "  --threads N        count with N threads (default 1)\n";
 
-// Reads the value of the flag just matched as a whole number in [low, high].
-Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
-  const auto v = reader.value();
-  if (!v) return v.error();
-  return parse_int(*v, flag, low, high);
-}
-
 }  // namespace
 
 int perft_command(Args args) {

@@ -6,12 +6,6 @@
 
 namespace moon::cli {
 
-Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
-  const auto v = reader.value();
-  if (!v) return v.error();
-  return parse_int(*v, flag, low, high);
-}
-
 Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits) {
   constexpr std::int64_t max_ms = std::int64_t(1) << 40;
   if (reader.flag("--depth")) {

@@ -15,7 +15,6 @@ Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits);
 // --hash MB, --threads N.
 Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options);
 // A whole number value for the flag just matched.
-Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high);
 bool has_limit(const SearchLimits& limits);
 // Engine settings: "full" or "plain", then optionally ':' and a comma list of +NAME / -NAME.
 Expected<SearchFeatures> parse_features(const std::string& text);

@@ -31,12 +31,6 @@ constexpr std::string_view help =
     "  --no-distance      prove only win/draw/loss (prints 'distance unknown')\n"
     "  --quiet            no progress on standard error\n";
 
-Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
-  const auto v = reader.value();
-  if (!v) return v.error();
-  return parse_int(*v, flag, low, high);
-}
-
 }  // namespace
 
 int solve_command(Args args) {
