@@ -1,7 +1,8 @@
 // The exact solver's search: fail-soft null-window probes on proven values, and the solve
-// procedure built on them (win/draw/loss first, then the distance, the best move, and the
-// shortest drawing line). One SolveSearch is one thread's worth of search; threads share the
-// SolveTable. Solver (solver.hpp) runs these on its threads; tests use them directly.
+// procedure built on them ("decided within d plies?" for growing d, and whole-game probes for
+// win/draw/loss, then the best move, or the shortest drawing line). One SolveSearch is one
+// thread's worth of search; threads share the SolveTable. Solver (solver.hpp) runs these on its
+// threads; tests use them directly. docs/SOLVER.md explains the design and its measurements.
 #pragma once
 
 #include <algorithm>
@@ -134,11 +135,6 @@ class SolveSearch {
   static constexpr std::uint64_t tick_interval = std::uint64_t{1} << 20;
 
   std::uint64_t nodes() const { return nodes_; }
-  bool aborted() const { return aborted_; }
-
-  // Null-window probe: returns v with v >= beta a lower bound on the value, or v < beta an
-  // upper bound. Meaningless once aborted().
-  SolveValue probe(const Position& pos, SolveValue beta) { return search(pos, beta); }
 
   // The exact outcome (and, if asked, distance and a best move) of pos. False if aborted.
   //
@@ -224,7 +220,7 @@ class SolveSearch {
           if (aborted_) return false;
           if (!done) whole_game_budget *= 2;
         }
-        say("decided within " + std::to_string(d) + " plies? " + describe(lower, upper));
+        say("decided within " + std::to_string(d) + (d == 1 ? " ply? " : " plies? ") + describe(lower, upper));
       }
     }
     out.outcome = lower > 0 ? Outcome::win : upper < 0 ? Outcome::loss : Outcome::draw;
@@ -318,6 +314,13 @@ class SolveSearch {
     if (known != no_draw_line_.end() && known->second >= budget) return false;
     MoveList list;
     generate_moves<V>(pos, list);
+    // Children the table already knows to be draws first: they cost no probe.
+    std::stable_partition(list.begin(), list.end(), [&](Move m) {
+      const Position child = pos.after<V>(m);
+      SolveBounds known;
+      return child.is_over() ? terminal_value(child) == 0
+                             : table_.probe(child.key(), child.hash(), known) && known.lower >= 0 && known.upper <= 0;
+    });
     for (Move m : list) {
       const Position child = pos.after<V>(m);
       if (!child.is_over() && budget - 1 < min_plies_to_draw(child)) continue;
