@@ -15,6 +15,7 @@
 #include "moon/notation.hpp"
 #include "moon/solve_search.hpp"
 #include "moon/solver.hpp"
+#include "symmetric_image.hpp"
 
 using namespace moon;
 
@@ -260,6 +261,24 @@ TEST_CASE("the table never changes a proven result: no table, a tiny one, a big 
       const SolveResult r = core_solve(s.pos, *table);
       CHECK(r.outcome == s.truth.outcome);
       CHECK(r.plies == s.truth.plies);
+    }
+  }
+}
+
+TEST_CASE("symmetric images share table entries and get the same results") {
+  // The table is keyed on one image per class of symmetric positions, with its moves stored in
+  // that image's frame: solving a position and then its images on one table reads entries
+  // written for another frame, which must give the same value, distance and a good move.
+  const auto cases = samples(13, 120 / scale, 200000 / scale);
+  for (const Sample& s : cases) {
+    SolveTable table(4);
+    for (int t = 0; t < symmetry_count; ++t) {
+      const Position image = test::symmetric_image(s.pos, t);
+      INFO(describe(image), " (image ", t, " of ", describe(s.pos), ")");
+      const SolveResult r = core_solve(image, table);
+      CHECK(r.outcome == s.truth.outcome);
+      CHECK(r.plies == s.truth.plies);
+      check_best_move(image, r, s.truth, true);
     }
   }
 }

@@ -17,6 +17,7 @@
 #include "moon/solve_table.hpp"
 #include "moon/solve_value.hpp"
 #include "moon/solver.hpp"
+#include "moon/symmetry.hpp"
 
 namespace moon {
 
@@ -250,9 +251,12 @@ class SolveSearch {
   }
 
  private:
+  // Raw move bits rather than a Move, so that the type is trivial and a node's array of them
+  // is left uninitialised: filling 128 null moves per node took a tenth of the solver's time.
   struct Scored {
-    Move move;
+    std::uint16_t raw;
     int score;
+    Move move() const { return Move::from_raw(raw); }
   };
 
   static constexpr std::uint64_t no_limit = ~std::uint64_t{0};
@@ -273,17 +277,27 @@ class SolveSearch {
     return "value between " + text(lower) + " and " + text(upper);
   }
 
-  // The table key and hash a probe of pos with this beta uses. A question that looks less far
-  // ahead than the clock goes is asked of the board (any clock): its entry serves the same
-  // board at every clock where the question fits.
-  struct TableKey {
-    std::uint64_t key, hash;
-    bool any_clock;
+  // The keys of pos in the table: the exact position's, and the board's (clock left out). Both
+  // are taken of the canonical image of the boards under the board's eight symmetries, since
+  // images of each other have the same value; `symmetry` maps pos onto that image, and the
+  // table holds moves in the image's frame.
+  struct TableKeys {
+    std::uint64_t exact, board;
+    int symmetry;
   };
-  static TableKey table_key(const Position& pos, SolveValue beta) {
-    const bool any_clock = !pos.in_placement() && horizon(beta) < pos.rules().clock_limit - pos.clock();
-    const std::uint64_t key = any_clock ? board_key(pos) : pos.key();
-    return {key, solve_hash(key), any_clock};
+  static TableKeys table_keys(const Position& pos) {
+    constexpr std::uint64_t boards_mask = (std::uint64_t{1} << 50) - 1;
+#ifdef MOON_SOLVER_NO_SYMMETRY
+    const CanonicalBoards c{pos.key() & boards_mask, 0};
+#else
+    const CanonicalBoards c = canonical_boards(pos.pieces(x), pos.pieces(o));
+#endif
+    return {c.boards | (pos.key() & ~boards_mask), c.boards | (board_key(pos) & ~boards_mask), c.symmetry};
+  }
+  // A question that looks less far ahead than the clock goes is asked of the board (any
+  // clock): its entry serves the same board at every clock where the question fits.
+  static bool asks_board(const Position& pos, SolveValue beta) {
+    return !pos.in_placement() && horizon(beta) < pos.rules().clock_limit - pos.clock();
   }
 
   // A move of pos whose value is at least `value` (the value of pos, proven).
@@ -319,7 +333,8 @@ class SolveSearch {
       const Position child = pos.after<V>(m);
       SolveBounds known;
       return child.is_over() ? terminal_value(child) == 0
-                             : table_.probe(child.key(), child.hash(), known) && known.lower >= 0 && known.upper <= 0;
+                             : table_.probe(table_keys(child).exact, solve_hash(table_keys(child).exact), known) &&
+                                   known.lower >= 0 && known.upper <= 0;
     });
     for (Move m : list) {
       const Position child = pos.after<V>(m);
@@ -338,18 +353,23 @@ class SolveSearch {
     return false;
   }
 
-  SolveValue search(const Position& pos, SolveValue beta) {
+  // `known_keys`: table_keys(pos) if the caller has them already.
+  SolveValue search(const Position& pos, SolveValue beta, const TableKeys* known_keys = nullptr) {
     count_node();
     if (aborted_) return 0;
     if (pos.is_over()) return terminal_value(pos);
-    if (pos.in_placement()) return search_placement(pos, beta);
+    const TableKeys keys = known_keys ? *known_keys : table_keys(pos);
+    if (pos.in_placement()) return search_placement(pos, beta, keys);
     // In the movement phase a game not over lasts at least one more ply.
     if (beta > win_in(1)) return win_in(1);
     if (beta <= loss_in(1)) return loss_in(1);
 
     const int remaining = pos.rules().clock_limit - pos.clock();
-    const auto [key, hash, any_clock] = table_key(pos, beta);
+    const bool any_clock = asks_board(pos, beta);
+    const std::uint64_t key = any_clock ? keys.board : keys.exact, hash = solve_hash(key);
     table_.prefetch(hash);  // on its way while the moves are looked at
+    const std::uint64_t bhash = any_clock ? hash : solve_hash(keys.board);
+    if (!any_clock) table_.prefetch(bhash);  // the board's entry is probed too (below)
     const Color us = pos.side_to_move();
     const Bitboard ours = pos.pieces(us), theirs = pos.pieces(~us), empty = pos.empty();
     // What a move captures depends only on where it lands (the square it leaves is never part
@@ -401,15 +421,14 @@ class SolveSearch {
           if (ahead <= h) return beta - 1;
         }
       }
-      table_move = known.move;
+      table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
     }
     if (!any_clock) {
       // What the board's entry knows with a horizon short of our clock holds here too.
-      const std::uint64_t bkey = board_key(pos);
-      if (table_.probe(bkey, solve_hash(bkey), known)) {
+      if (table_.probe(keys.board, bhash, known)) {
         if (known.lower >= beta && horizon(known.lower) < remaining) return known.lower;
         if (known.upper < beta && horizon(known.upper + 1) < remaining) return known.upper;
-        if (table_move.is_null()) table_move = known.move;
+        if (table_move.is_null()) table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
       }
     }
     const std::uint64_t nodes_before = nodes_;
@@ -429,37 +448,37 @@ class SolveSearch {
       } else {
         score = quiet_score(us, m, hash);
       }
-      moves[n++] = Scored{m, score};
+      moves[n++] = Scored{m.raw(), score};
     }
-    return search_moves(pos, beta, key, hash, any_clock ? remaining : 0, moves, n, best, nodes_before);
+    return search_moves(pos, beta, key, hash, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before);
   }
 
   // The placement phase: no captures, no clock; every move is searched.
-  SolveValue search_placement(const Position& pos, SolveValue beta) {
+  SolveValue search_placement(const Position& pos, SolveValue beta, const TableKeys& keys) {
     const int min_plies = min_plies_to_end(pos);
     if (beta > win_in(min_plies)) return win_in(min_plies);
     if (beta <= loss_in(min_plies)) return loss_in(min_plies);
-    const std::uint64_t key = pos.key(), hash = pos.hash();
+    const std::uint64_t key = keys.exact, hash = solve_hash(key);
     SolveBounds known;
     Move table_move;
     if (table_.probe(key, hash, known)) {
       if (known.lower >= beta) return known.lower;
       if (known.upper < beta) return known.upper;
-      table_move = known.move;
+      table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
     }
     const std::uint64_t nodes_before = nodes_;
     MoveList list;
     generate_moves<V>(pos, list);
     std::array<Scored, MoveList::capacity> moves;
     int n = 0;
-    for (Move m : list) moves[n++] = Scored{m, m == table_move ? 1 << 30 : quiet_score(pos.side_to_move(), m, hash)};
-    return search_moves(pos, beta, key, hash, 0, moves, n, -solve_win, nodes_before);
+    for (Move m : list) moves[n++] = Scored{m.raw(), m == table_move ? 1 << 30 : quiet_score(pos.side_to_move(), m, hash)};
+    return search_moves(pos, beta, key, hash, keys.symmetry, 0, moves, n, -solve_win, nodes_before);
   }
 
   // Searches the scored moves best first; `best` is the value already known from moves not
   // listed. `any_clock_remaining` != 0: `key` is the board's, asked with that many plies of
   // clock left, and what is stored is cut back to what holds at any clock with as many left.
-  SolveValue search_moves(const Position& pos, SolveValue beta, std::uint64_t key, std::uint64_t hash,
+  SolveValue search_moves(const Position& pos, SolveValue beta, std::uint64_t key, std::uint64_t hash, int symmetry,
                           int any_clock_remaining, std::array<Scored, MoveList::capacity>& moves, int n,
                           SolveValue best, std::uint64_t nodes_before) {
     const SolveValue cb = child_beta(beta);
@@ -471,20 +490,25 @@ class SolveSearch {
       for (; j > 0 && moves[j - 1].score < m.score; --j) moves[j] = moves[j - 1];
       moves[j] = m;
     }
-    Position child = pos.after<V>(moves[0].move);
+    Position child = pos.after<V>(moves[0].move());
+    TableKeys child_keys = table_keys(child);
     for (int i = 0; i < n; ++i) {
-      const Move m = moves[i].move;
+      const Move m = moves[i].move();
       const Position current = child;
+      const TableKeys current_keys = child_keys;
       if (i + 1 < n) {
-        child = pos.after<V>(moves[i + 1].move);
-        table_.prefetch(table_key(child, cb).hash);
+        child = pos.after<V>(moves[i + 1].move());
+        child_keys = table_keys(child);
+        const bool board_entry = asks_board(child, cb);
+        table_.prefetch(solve_hash(board_entry ? child_keys.board : child_keys.exact));
+        if (!board_entry && !child.in_placement()) table_.prefetch(solve_hash(child_keys.board));
       }
-      const SolveValue v = from_child(search(current, cb));
+      const SolveValue v = from_child(search(current, cb, &current_keys));
       if (aborted_) return 0;
       if (v > best) best = v;
       if (v >= beta) {
         const bool fits = !any_clock_remaining || horizon(v) < any_clock_remaining;
-        table_.store(key, hash, fits ? v : beta, solve_win, m, nodes_ - nodes_before);
+        table_.store(key, hash, fits ? v : beta, solve_win, apply_symmetry(symmetry, m), nodes_ - nodes_before);
         if (moves[i].score < (1 << 20)) {
           int& h = history_[pos.side_to_move()][m.raw() & 4095];
           if ((h += 1) > (1 << 18)) halve_history();
