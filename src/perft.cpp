@@ -9,6 +9,8 @@
 #include <new>
 #include <thread>
 
+#include "moon/memory.hpp"
+
 namespace moon {
 
 std::string to_string(Count n) {
@@ -185,6 +187,8 @@ Expected<PerftResult> perft(const Position& pos, int depth, const PerftOptions& 
   if (options.hash_mb > max_perft_hash_mb)
     return Error{"hash " + std::to_string(options.hash_mb) + " MiB must be at most " +
                  std::to_string(max_perft_hash_mb)};
+  // Before allocating: a table larger than the machine would be killed while it is cleared.
+  if (auto fits = check_table_size(options.hash_mb); !fits) return fits.error();
   return with_variant(pos.rules(), [&](auto v) { return run<decltype(v)>(pos, depth, options); });
 }
 

@@ -45,7 +45,8 @@ struct Solver::Impl {
 
 Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = clamped(std::move(options));
-  impl_->table.resize(impl_->options.hash_mb);
+  // A size the machine cannot hold: no table (set_options() says why instead).
+  if (!impl_->table.resize(impl_->options.hash_mb)) impl_->options.hash_mb = 0;
 }
 
 Solver::~Solver() = default;
@@ -59,12 +60,12 @@ Expected<bool> Solver::set_options(SolveOptions options) {
                  std::to_string(max_solve_threads) + ")"};
   std::lock_guard lock(impl_->mutex);
   if (impl_->solving) return Error{"cannot change the options while solving"};
-  const bool resize = options.hash_mb != impl_->options.hash_mb;
-  impl_->options = std::move(options);
-  if (resize) {
-    impl_->table.resize(impl_->options.hash_mb);
+  if (options.hash_mb != impl_->options.hash_mb) {
+    // On failure (more than the machine's memory, or not to be had) nothing changes.
+    if (auto ok = impl_->table.resize(options.hash_mb); !ok) return ok;
     impl_->table_rules.reset();
   }
+  impl_->options = std::move(options);
   return true;
 }
 

@@ -3,12 +3,16 @@
 #include <new>
 #include <string>
 
+#include "moon/memory.hpp"
+
 namespace moon {
 
 Expected<bool> TranspositionTable::resize(std::size_t mb) {
   if (mb < min_mb || mb > max_mb)
     return Error{"hash size must be from " + std::to_string(min_mb) + " to " + std::to_string(max_mb) + " MB, not " +
                  std::to_string(mb)};
+  // Before allocating: a table larger than the machine would be killed while it is cleared.
+  if (auto fits = check_table_size(mb); !fits) return fits;
   const std::size_t count = (mb << 20) / sizeof(Bucket);
   if (count == bucket_count_) {
     clear();

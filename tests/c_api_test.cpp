@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "machine_memory.hpp"
 #include "moon/moon.h"
 
 using namespace std::chrono_literals;
@@ -242,6 +243,35 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   moon_engine* none = nullptr;
   CHECK(moon_engine_new(&too_many, &none) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(moon_engine_clear(engine.e) == MOON_OK);
+}
+
+TEST_CASE("C API: hash sizes above the machine's memory are refused by moon_engine_new") {
+  const std::size_t over = moon::test::over_memory_mb();
+  if (!over) {
+    MESSAGE("skipped: no hash size within 65536 MB is above this machine's memory");
+    return;
+  }
+  const moon::test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  moon_engine* engine = nullptr;
+  moon_engine_options search = {over, 1, 0};
+  CHECK(moon_engine_new(&search, &engine) == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(engine == nullptr);
+  CHECK(std::string(moon_last_error()) == "moon_engine_new: " + moon::test::over_memory_message(over));
+  moon_engine_options solver = {0, 1, over};  // the solver's table, made only by the first solve
+  CHECK(moon_engine_new(&solver, &engine) == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(engine == nullptr);
+  CHECK(std::string(moon_last_error()) == "moon_engine_new: solver " + moon::test::over_memory_message(over));
+
+  // Sizes that fit are taken, and the engine solves (its solver made at the first solve).
+  EngineHandle fits;
+  moon_engine_options small = {2, 1, 2};
+  REQUIRE(moon_engine_new(&small, &fits.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  moon_solve_result solved;
+  REQUIRE(moon_engine_solve(fits.e, pos.p, &solved) == MOON_OK);
+  CHECK(solved.outcome == MOON_OUTCOME_WIN);
+  CHECK(std::string(solved.best_move) == "c2c1");
 }
 
 TEST_CASE("C API: a won position is found; a finished game has no best move") {

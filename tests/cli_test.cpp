@@ -15,6 +15,7 @@
 
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
+#include "machine_memory.hpp"
 
 using namespace moon;
 
@@ -32,13 +33,15 @@ std::string read_file(const std::filesystem::path& path) {
   return s.str();
 }
 
-// Runs `moon <args>` (args are fixed strings written in this file) with its output captured.
-Run run_moon(const std::string& args) {
+// Runs `moon <args>` (args are fixed strings written in this file) with its output captured;
+// shell_prefix (e.g. a ulimit) comes before it in the shell command.
+Run run_moon(const std::string& args, const std::string& shell_prefix = "") {
   static int serial = 0;
   const auto base = std::filesystem::temp_directory_path() /
                     ("moon_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(serial++));
   const auto out = base.string() + ".out", err = base.string() + ".err";
-  const std::string command = std::string("'") + MOON_PROGRAM + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
+  const std::string command =
+      shell_prefix + "'" + MOON_PROGRAM + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
   const int raw = std::system(command.c_str());
   Run run;
   run.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -194,6 +197,45 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
   CHECK(none.status == 2);
   CHECK(none.out.empty());
   CHECK(none.err.find("Usage") != std::string::npos);
+}
+
+TEST_CASE("hash sizes above the machine's memory: one line on standard error, exit status 2") {
+  const std::size_t over = test::over_memory_mb();
+  if (!over) {
+    MESSAGE("skipped: no hash size within 65536 MB is above this machine's memory");
+    return;
+  }
+  const std::string hash = " --hash " + std::to_string(over);
+  struct Case {
+    std::string args, command, message;
+  };
+  // A match holds two engines' tables per concurrent game: each fits, both together do not.
+  const std::size_t half = test::meminfo_total_mb() / 2 + 1;
+  const Case cases[] = {
+      {"solve" + hash, "moon solve", test::over_memory_message(over)},
+      {"solve --fen 'xo3/5/5/5/3ox x'" + hash + " --threads 2", "moon solve", test::over_memory_message(over)},
+      {"analyze --depth 3" + hash, "moon analyze", test::over_memory_message(over)},
+      {"play" + hash, "moon play", test::over_memory_message(over)},
+      {"perft 3" + hash, "moon perft", test::over_memory_message(over)},
+      {"match --games 2 --hash " + std::to_string(half), "moon match",
+       "2 engines (2 per concurrent game) with --hash " + std::to_string(half) + ": " +
+           test::over_memory_message(2 * half)},
+  };
+  for (const Case& c : cases) {
+    INFO("moon ", c.args);
+    // Were a size not refused, the allocation would fail in the child instead of killing it.
+    const Run run = run_moon(c.args, test::address_space_limit_prefix());
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    const auto err = lines(run.err);
+    INFO("stderr: ", run.err);
+    REQUIRE(err.size() == 1);
+    CHECK(err[0].rfind(c.command + ": " + c.message + " (see '", 0) == 0);
+  }
+  // Sizes that fit are still taken.
+  const Run fits = run_moon("solve --quiet --hash 1 --fen 'xo3/5/5/5/3ox x 0 0 14 1'");
+  CHECK(fits.status == 0);
+  CHECK(fits.out.rfind("value ", 0) == 0);
 }
 
 TEST_CASE("--help exits 0 and prints the usage") {

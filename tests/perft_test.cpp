@@ -11,6 +11,7 @@
 
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
+#include "machine_memory.hpp"
 #include "perft_data.hpp"
 
 using namespace moon;
@@ -201,6 +202,18 @@ TEST_CASE("invalid perft options are refused with a message") {
   // The edges of the ranges are accepted.
   CHECK(perft(start, 1, options(max_perft_threads)).has_value());
   CHECK(perft(pos("5/1x3/2o2/3x1/5 x"), max_perft_depth).has_value());
+}
+
+TEST_CASE("a perft table above the machine's memory is refused before it is allocated") {
+  const std::size_t over = test::over_memory_mb();
+  if (!over) {
+    MESSAGE("skipped: no hash size within 65536 MB is above this machine's memory");
+    return;
+  }
+  const test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  const auto r = perft(Position::start(), 2, options(1, over));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == test::over_memory_message(over));
 }
 
 TEST_CASE("to_string of 128-bit counts") {

@@ -13,6 +13,7 @@
 #include "moon/perft.hpp"
 #include "protocol/commands.hpp"
 #include "protocol/engine.hpp"
+#include "machine_memory.hpp"
 
 using namespace moon;
 using namespace moon::protocol;
@@ -258,6 +259,30 @@ TEST_CASE("protocol: setoption changes the rules and replays the position under 
   CHECK(s.send("setoption name Threads value 2").empty());
   CHECK(s.send("setoption name Move Overhead value 0").empty());
   CHECK(s.send("uminewgame").empty());
+}
+
+TEST_CASE("protocol: a Hash above the machine's memory is refused with one error; the engine goes on") {
+  const std::size_t over = test::over_memory_mb();
+  if (!over) {
+    MESSAGE("skipped: no hash size within 65536 MB is above this machine's memory");
+    return;
+  }
+  const test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  Session s;
+  CHECK(s.send("setoption name Hash value 2").empty());
+  s.send("position startpos moves b4");
+  const std::string before = s.position();
+  const auto out = s.send("setoption name Hash value " + std::to_string(over));
+  REQUIRE(out.size() == 1);
+  CHECK(out[0] == "info string error: " + test::over_memory_message(over));
+  CHECK(s.position() == before);
+  const auto searched = s.send("go depth 3");
+  REQUIRE(!searched.empty());
+  CHECK(searched.back().rfind("bestmove ", 0) == 0);
+  int depths = 0;
+  for (const std::string& line : searched) depths += info_depth(line, after({"b4"})) > 0;
+  CHECK(depths == 3);
+  CHECK(s.send("setoption name Hash value 4").empty());  // a size that fits is still taken
 }
 
 TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -14,10 +15,12 @@
 
 #include "moon/search_bench.hpp"
 #include "moon/evaluation.hpp"
+#include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/search.hpp"
 #include "moon/transposition_table.hpp"
+#include "machine_memory.hpp"
 
 using namespace moon;
 
@@ -506,4 +509,67 @@ TEST_CASE("bench gives the same node count twice in one process") {
   REQUIRE(second.has_value());
   CHECK(first->nodes > 0);
   CHECK(first->nodes == second->nodes);
+}
+
+TEST_CASE("hash sizes are checked against the machine's memory") {
+  CHECK(check_table_size(50, 50).has_value());
+  const auto refused = check_table_size(51, 50);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message == "hash size 51 MB is more than this machine's memory (50 MB)");
+  CHECK(check_table_size(std::size_t{1} << 40, 0).has_value());  // memory unknown: the allocation decides
+  // The library (sysconf) and the kernel's /proc/meminfo agree on the machine's memory.
+  const std::size_t meminfo = test::meminfo_total_mb();
+  if (meminfo) CHECK(physical_memory_mb() == meminfo);
+  else MESSAGE("no /proc/meminfo: physical_memory_mb() ", physical_memory_mb(), " not cross-checked");
+}
+
+TEST_CASE("a hash size above the machine's memory is refused; the table and the options stay") {
+  const std::size_t over = test::over_memory_mb();
+  if (!over) {
+    MESSAGE("skipped: no hash size within 65536 MB is above this machine's memory");
+    return;
+  }
+  const test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  TranspositionTable table;
+  REQUIRE(table.resize(2));
+  const std::size_t buckets = table.bucket_count();
+  table.store(42, 4242, Move::placement(3), Score(17), 6, Bound::exact, false);
+  const auto refused = table.resize(over);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message == test::over_memory_message(over));
+  CHECK(table.bucket_count() == buckets);
+  CHECK(table.size_mb() == 2);
+  TableEntry e;
+  REQUIRE(table.probe(42, 4242, e));
+  CHECK(e.score == Score(17));
+  CHECK(e.depth == 6);
+
+  // A Searcher refuses it too, changing nothing: not its threads, not its table. A search after
+  // the refusal visits what a search after no refusal visits (the warm table), while one after a
+  // real change of size (a fresh table) visits more.
+  const Position pos = parse("x3x/5/3o1/o4/2o2 o");
+  SearchLimits limits;
+  limits.depth = 7;
+  auto second_search = [&](std::optional<SearchOptions> change) {
+    Searcher s(SearchOptions{2, 1, {}});
+    REQUIRE(s.search(pos, limits).has_value());
+    if (change) {
+      const auto ok = s.set_options(*change);
+      if (change->hash_mb == over) {
+        REQUIRE_FALSE(ok.has_value());
+        CHECK(ok.error().message == test::over_memory_message(over));
+        CHECK(s.options().hash_mb == 2);
+        CHECK(s.options().threads == 1);
+      } else {
+        REQUIRE(ok.has_value());
+      }
+    }
+    const auto r = s.search(pos, limits);
+    REQUIRE(r.has_value());
+    CHECK(legal_moves(pos).contains(r->best));
+    return r->nodes;
+  };
+  const std::uint64_t unchanged = second_search(std::nullopt);
+  CHECK(second_search(SearchOptions{over, 2, {}}) == unchanged);
+  CHECK(second_search(SearchOptions{4, 1, {}}) > unchanged);
 }

@@ -15,6 +15,7 @@
 #include "moon/notation.hpp"
 #include "moon/solve_search.hpp"
 #include "moon/solver.hpp"
+#include "machine_memory.hpp"
 #include "symmetric_image.hpp"
 
 using namespace moon;
@@ -416,4 +417,67 @@ TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is i
     CHECK(again->outcome == Outcome::draw);
     CHECK(again->plies == 1);
   }
+}
+
+TEST_CASE("a hash size above the machine's memory is refused; the table and the options stay") {
+  const std::size_t over = test::over_memory_mb();
+  if (!over) {
+    MESSAGE("skipped: no hash size within 65536 MB is above this machine's memory");
+    return;
+  }
+  const test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  SolveTable table(1);
+  const std::size_t entries = table.entry_count();
+  table.store(42, 4242, -3, 5, Move::placement(3), 1000);
+  const auto refused = table.resize(over);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message == test::over_memory_message(over));
+  CHECK(table.entry_count() == entries);
+  SolveBounds bounds;
+  REQUIRE(table.probe(42, 4242, bounds));
+  CHECK(bounds.lower == -3);
+  CHECK(bounds.upper == 5);
+
+  // The Solver refuses it too, changing nothing: a solve after the refusal visits what a solve
+  // after no refusal visits (the warm table), while one after a real change of size (a fresh
+  // table) visits more.
+  const auto pos = parse_position("xo3/5/5/5/3ox x");
+  REQUIRE(pos.has_value());
+  auto second_solve = [&](std::optional<SolveOptions> change) {
+    Solver solver(SolveOptions{2, 1, true, {}});
+    const auto first = solver.solve(*pos);
+    REQUIRE(first.has_value());
+    if (change) {
+      const auto ok = solver.set_options(*change);
+      if (change->hash_mb == over) {
+        REQUIRE_FALSE(ok.has_value());
+        CHECK(ok.error().message == test::over_memory_message(over));
+      } else {
+        REQUIRE(ok.has_value());
+      }
+    }
+    const auto r = solver.solve(*pos);
+    REQUIRE(r.has_value());
+    CHECK(r->outcome == first->outcome);
+    CHECK(r->plies == first->plies);
+    return r->nodes;
+  };
+  const std::uint64_t unchanged = second_solve(std::nullopt);
+  CHECK(second_solve(SolveOptions{over, 2, false, {}}) == unchanged);  // nor threads, nor distance
+  CHECK(second_solve(SolveOptions{4, 1, true, {}}) > unchanged);
+
+  // Constructed with it, a Solver goes without a table (the same value) and says why on set_options.
+  const auto late = parse_position("xo3/5/5/5/3ox x 0 0 10 1");  // fewer plies left: fast without a table
+  REQUIRE(late.has_value());
+  Solver without(SolveOptions{over, 1, true, {}});
+  const auto r = without.solve(*late);
+  REQUIRE(r.has_value());
+  const auto with_table = Solver(SolveOptions{2, 1, true, {}}).solve(*late);
+  REQUIRE(with_table.has_value());
+  CHECK(r->outcome == with_table->outcome);
+  CHECK(r->plies == with_table->plies);
+  CHECK(r->nodes > with_table->nodes);  // no table to find transpositions in
+  const auto ok = without.set_options(SolveOptions{over, 1, true, {}});
+  REQUIRE_FALSE(ok.has_value());
+  CHECK(ok.error().message == test::over_memory_message(over));
 }

@@ -144,7 +144,8 @@ inline Count perft_count(const Position& pos, int depth) {
 
 struct PerftOptions {
   int threads = 1;          // 1 to max_perft_threads
-  std::size_t hash_mb = 0;  // 0: no table; else the table's size in MiB (at most max_perft_hash_mb)
+  std::size_t hash_mb = 0;  // 0: no table; else the table's size in MiB (at most max_perft_hash_mb
+                            // and the machine's physical memory, memory.hpp)
   // Called from the calling thread as the root work completes: (items done, items in all).
   std::function<void(std::size_t, std::size_t)> progress;
 };

@@ -85,7 +85,10 @@ class Searcher {
   Searcher(const Searcher&) = delete;
   Searcher& operator=(const Searcher&) = delete;
 
-  Expected<bool> set_options(SearchOptions options);   // validates (hash 1..65536 MB, threads 1..256); not while searching
+  // Validates (hash 1..65536 MB and at most the machine's physical memory, threads 1..256); not
+  // while searching. On an error nothing changes. The constructor clamps instead (1 MB when the
+  // size cannot be had).
+  Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
   void clear();                                        // forget the table and history (new game)
   // Returns an error for invalid limits; a position that is over gets best = null move.

@@ -14,12 +14,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <memory>
-#include <new>
+#include <string>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
+#include "moon/expected.hpp"
+#include "moon/memory.hpp"
 #include "moon/move.hpp"
 #include "moon/solve_value.hpp"
 
@@ -44,27 +47,42 @@ class SolveTable {
   static constexpr int bucket_entries = 4;
 
   SolveTable() = default;
-  explicit SolveTable(std::size_t mb) { resize(mb); }
+  explicit SolveTable(std::size_t mb) { (void)resize(mb); }  // no table if mb cannot be had
 
-  // Reallocates to at most `mb` MiB (0: no table; probes miss, stores do nothing) and clears.
-  void resize(std::size_t mb) { resize_bytes(mb << 20); }
-  // The same in bytes (rounded down to whole 64-byte buckets): tests use tiny tables.
-  void resize_bytes(std::size_t bytes) {
-    buckets_.reset();
-    bucket_count_ = bytes / sizeof(Bucket);
-    if (!bucket_count_) return;
+  // Reallocates to `mb` MiB (0: no table; probes miss, stores do nothing) and clears. An error,
+  // and the table unchanged, if mb is more than the machine's physical memory (memory.hpp) or
+  // the memory cannot be had.
+  Expected<bool> resize(std::size_t mb) {
+    if (auto fits = check_table_size(mb); !fits) return fits;
+    if (mb > std::numeric_limits<std::size_t>::max() >> 20 || !resize_bytes(mb << 20))
+      return Error{"cannot allocate a " + std::to_string(mb) + " MB hash table"};
+    return true;
+  }
+  // The same in bytes (rounded down to whole 64-byte buckets), without the memory check: tests
+  // use tiny tables. False, and the table unchanged, if the memory cannot be had.
+  bool resize_bytes(std::size_t bytes) noexcept {
+    const std::size_t count = bytes / sizeof(Bucket);
+    if (!count) {
+      buckets_.reset();
+      bucket_count_ = 0;
+      dirty_.store(false, std::memory_order_relaxed);
+      return true;
+    }
     // Huge pages where the system offers them: one TLB entry covers 2 MiB of random probes.
     constexpr std::size_t huge_page = std::size_t{2} << 20;
-    const std::size_t size = bucket_count_ * sizeof(Bucket);
+    const std::size_t size = count * sizeof(Bucket);
     const std::size_t alignment = size >= huge_page ? huge_page : alignof(Bucket);
     void* memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-    if (!memory) throw std::bad_alloc();
+    if (!memory) return false;
 #ifdef MADV_HUGEPAGE
     if (alignment == huge_page) madvise(memory, size, MADV_HUGEPAGE);
 #endif
-    buckets_.reset(static_cast<Bucket*>(memory));
-    std::uninitialized_default_construct_n(buckets_.get(), bucket_count_);
+    Bucket* fresh = static_cast<Bucket*>(memory);
+    std::uninitialized_default_construct_n(fresh, count);
+    buckets_.reset(fresh);
+    bucket_count_ = count;
     dirty_.store(false, std::memory_order_relaxed);
+    return true;
   }
   // Forgets every entry (does nothing on a table not written to since it was last cleared).
   void clear() {

@@ -37,7 +37,8 @@ inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;
 
 struct SolveOptions {
-  std::size_t hash_mb = 64;  // transposition table size in MiB, 0 (no table) to max_solve_hash_mb
+  std::size_t hash_mb = 64;  // transposition table size in MiB, 0 (no table) to max_solve_hash_mb,
+                             // and at most the machine's physical memory (memory.hpp)
   int threads = 1;           // 1 to max_solve_threads (lazy SMP on one shared table)
   bool distance = true;      // false: prove only win/draw/loss (plies = -1, best keeps the outcome)
   // Called from the solving thread with one line of progress text (no newline) now and then.
@@ -53,8 +54,10 @@ class Solver {
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
 
-  // Validates (hash 0..max_solve_hash_mb, threads 1..max_solve_threads); not while solving.
-  // The constructor clamps invalid options into range instead; call this to get the error.
+  // Validates (hash 0..max_solve_hash_mb and at most the machine's physical memory, threads
+  // 1..max_solve_threads); not while solving. On an error nothing changes (the table stays).
+  // The constructor clamps invalid options into range instead, and solves without a table when
+  // the hash size cannot be had; call this to get the error.
   Expected<bool> set_options(SolveOptions options);
   void clear();  // forget the table (results stay exact either way: the table only speeds up)
 

@@ -47,8 +47,8 @@ class TranspositionTable {
   static constexpr std::size_t max_mb = 65536;
 
   TranspositionTable() = default;
-  // Allocates mb MiB (cleared); an error (and the old table kept) if mb is out of range or
-  // the memory cannot be had.
+  // Allocates mb MiB (cleared); an error (and the old table kept) if mb is out of range, more
+  // than the machine's physical memory (memory.hpp), or the memory cannot be had.
   Expected<bool> resize(std::size_t mb);
   void clear();
   // Starts a new search: entries written before age.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "moon/display.hpp"
+#include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
@@ -370,6 +371,9 @@ moon_status moon_engine_new(const moon_engine_options* options, moon_engine** ou
       return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: threads must be from 1 to 256 (0: 1)");
     if (search.hash_mb > 65536 || solve.hash_mb > 65536)
       return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: hash sizes must be from 1 to 65536 MiB (0: default)");
+    // The solver's table is only made by the first solve: its size is checked now.
+    if (const auto fits = check_table_size(solve.hash_mb); !fits)
+      return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_new: solver " + fits.error().message);
     // The Searcher's constructor falls back to a small table when the memory is not there;
     // set_options() says so instead.
     SearchOptions small = search;
@@ -436,7 +440,14 @@ moon_status moon_engine_solve(moon_engine* engine, const moon_position* position
     if (!run.acquired()) return busy("moon_engine_solve");
     Solver* solver = engine->solver.load();
     if (!solver) {
-      solver = new Solver(engine->solve_options);
+      // Without a table first: the constructor would quietly go without one it cannot have,
+      // set_options() says so.
+      SolveOptions none = engine->solve_options;
+      none.hash_mb = 0;
+      auto made = std::make_unique<Solver>(none);
+      if (const auto ok = made->set_options(engine->solve_options); !ok)
+        return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_solve: " + ok.error().message);
+      solver = made.release();
       engine->solver = solver;
     }
     const auto result = solver->solve(position->value);

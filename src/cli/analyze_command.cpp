@@ -53,6 +53,8 @@ int analyze_command(Args args) {
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
   Searcher searcher(options);
+  // The constructor falls back to a small table; set_options() says why the size was refused.
+  if (const auto ok = searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
   const auto result = searcher.search(*pos, limits, [](const SearchInfo& info) { std::cout << info_line(info) << std::endl; });
   if (!result) return usage_error(name, result.error().message);
   if (result->best.is_null()) {

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/elo.hpp"
 #include "cli/search_options.hpp"
+#include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/search.hpp"
@@ -194,6 +195,12 @@ int match_command(Args args) {
   }
   if (!has_limit(setup.limits)) setup.limits.movetime_ms = 100;
   games += games % 2;
+  // Each concurrent game holds two engines' tables at once: all of them must fit in memory
+  // (an engine's Searcher would otherwise fall back to a small table, or the match be killed).
+  const std::size_t tables = 2 * std::size_t(concurrency);
+  if (const auto fits = check_table_size(tables * setup.options.hash_mb); !fits)
+    return usage_error(name, std::to_string(tables) + " engines (2 per concurrent game) with --hash " +
+                                 std::to_string(setup.options.hash_mb) + ": " + fits.error().message);
 
   std::vector<GameRecord> records(std::size_t(games), GameRecord{});
   std::atomic<std::int64_t> next{0};

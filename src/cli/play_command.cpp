@@ -111,6 +111,8 @@ int play_command(Args args) {
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
   Game g{human, Searcher(options), limits, {}, *start};
+  // The constructor falls back to a small table; set_options() says why the size was refused.
+  if (const auto ok = g.searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
   std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
   show(g.pos, 0);
   std::string line;

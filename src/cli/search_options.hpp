@@ -31,7 +31,8 @@ inline constexpr std::string_view features_help =
     "  FEATURE one of alphabeta, table, captures, killers, history, pvs, quiescence.\n"
     "  Examples: full:-history  plain:+alphabeta\n";
 inline constexpr std::string_view engine_options_help =
-    "  --hash MB          transposition table size in MiB (1-65536; default 16)\n"
+    "  --hash MB          transposition table size in MiB (1-65536, at most the machine's\n"
+    "                     memory; default 16)\n"
     "  --threads N        search threads (1-256; default 1)\n";
 
 }  // namespace moon::cli

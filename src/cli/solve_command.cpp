@@ -26,7 +26,8 @@ constexpr std::string_view help =
     "moments; positions early in the movement phase or in placement may be out of reach.\n"
     "\n"
     "Options:\n"
-    "  --hash MB          transposition table size in MiB (default 64; 0: none)\n"
+    "  --hash MB          transposition table size in MiB (default 64; 0: none; at most the\n"
+    "                     machine's memory)\n"
     "  --threads N        solve with N threads sharing the table (default 1)\n"
     "  --no-distance      prove only win/draw/loss (prints 'distance unknown')\n"
     "  --quiet            no progress on standard error\n";
@@ -76,6 +77,8 @@ int solve_command(Args args) {
 
   if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
   Solver solver(options);
+  // The constructor goes without a table it cannot have; set_options() says why instead.
+  if (const auto ok = solver.set_options(options); !ok) return usage_error(name, ok.error().message);
   const auto result = solver.solve(position);
   if (!result) {
     std::cerr << "moon solve: " << result.error().message << "\n";

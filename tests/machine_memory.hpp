@@ -1,0 +1,86 @@
+// For the tests of hash sizes the machine cannot hold: the machine's memory as /proc/meminfo
+// states it (read here, independently of the library's physical_memory_mb(), which asks
+// sysconf), a size just above it, and a guard so that a refusal that fails to happen ends in a
+// failed allocation instead of the process being killed for want of memory.
+#pragma once
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace moon::test {
+
+// MemTotal in MiB; 0 where /proc/meminfo does not say.
+inline std::size_t meminfo_total_mb() {
+  std::ifstream in("/proc/meminfo");
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string name;
+    unsigned long long kb = 0;
+    if (words >> name >> kb && name == "MemTotal:") return std::size_t(kb / 1024);
+  }
+  return 0;
+}
+
+// A hash size above the machine's memory that the options' ranges (up to 65536 MiB) accept, so
+// that only the memory check can refuse it; 0 when there is none (memory unknown, or 64 GiB
+// and more): the tests needing it then say so and skip.
+inline std::size_t over_memory_mb() {
+  const std::size_t memory = meminfo_total_mb();
+  return memory && memory < 65536 ? memory + 1 : 0;
+}
+
+// The library's message for a table of mb MiB on this machine (memory.hpp).
+inline std::string over_memory_message(std::size_t mb) {
+  return "hash size " + std::to_string(mb) + " MB is more than this machine's memory (" +
+         std::to_string(meminfo_total_mb()) + " MB)";
+}
+
+// While it lives, this process cannot take more than `extra_mb` MiB of address space beyond what
+// it has: an allocation the code should have refused fails instead of being granted
+// (overcommit) and killing the process, or another, when its pages are written. Does nothing
+// under the sanitizers, which reserve terabytes of address space for their shadow memory.
+class AddressSpaceGuard {
+ public:
+  explicit AddressSpaceGuard(std::size_t extra_mb = 4096) {
+#ifndef MOON_SANITIZE_BUILD
+    std::ifstream statm("/proc/self/statm");
+    unsigned long long pages = 0;
+    if (!(statm >> pages) || getrlimit(RLIMIT_AS, &saved_) != 0) return;
+    rlimit limited = saved_;
+    const long page_size = sysconf(_SC_PAGE_SIZE);
+    if (page_size <= 0) return;
+    using Bytes = unsigned long long;
+    const rlim_t wanted = rlim_t(pages * Bytes(page_size) + (Bytes(extra_mb) << 20));
+    if (saved_.rlim_cur != RLIM_INFINITY && saved_.rlim_cur < wanted) return;
+    limited.rlim_cur = wanted;
+    active_ = setrlimit(RLIMIT_AS, &limited) == 0;
+#else
+    (void)extra_mb;
+#endif
+  }
+  ~AddressSpaceGuard() {
+    if (active_) setrlimit(RLIMIT_AS, &saved_);
+  }
+  AddressSpaceGuard(const AddressSpaceGuard&) = delete;
+  AddressSpaceGuard& operator=(const AddressSpaceGuard&) = delete;
+
+ private:
+  rlimit saved_{};
+  bool active_ = false;
+};
+
+// The same for a child process: a shell command prefix limiting its address space to 4 GiB.
+inline std::string address_space_limit_prefix() {
+#ifndef MOON_SANITIZE_BUILD
+  return "ulimit -v 4194304; ";
+#else
+  return "";
+#endif
+}
+
+}  // namespace moon::test
