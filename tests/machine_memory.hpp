@@ -28,7 +28,7 @@ inline std::size_t meminfo_total_mb() {
 
 // A hash size above the machine's memory that the options' ranges (up to 65536 MiB) accept, so
 // that only the memory check can refuse it; 0 when there is none (memory unknown, or 64 GiB
-// and more): the tests needing it then say so and skip.
+// and more): the tests needing it are then skipped (doctest::skip, which doctest reports).
 inline std::size_t over_memory_mb() {
   const std::size_t memory = meminfo_total_mb();
   return memory && memory < 65536 ? memory + 1 : 0;
