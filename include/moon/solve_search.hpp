@@ -287,7 +287,7 @@ class SolveSearch {
   };
   static TableKeys table_keys(const Position& pos) {
     constexpr std::uint64_t boards_mask = (std::uint64_t{1} << 50) - 1;
-#ifdef MOON_SOLVER_NO_SYMMETRY
+#ifdef MOON_SOLVER_NO_SYMMETRY  // for measuring what the symmetric keys gain (docs/SOLVER.md)
     const CanonicalBoards c{pos.key() & boards_mask, 0};
 #else
     const CanonicalBoards c = canonical_boards(pos.pieces(x), pos.pieces(o));
@@ -331,10 +331,10 @@ class SolveSearch {
     // Children the table already knows to be draws first: they cost no probe.
     std::stable_partition(list.begin(), list.end(), [&](Move m) {
       const Position child = pos.after<V>(m);
+      if (child.is_over()) return terminal_value(child) == 0;
+      const std::uint64_t key = table_keys(child).exact;
       SolveBounds known;
-      return child.is_over() ? terminal_value(child) == 0
-                             : table_.probe(table_keys(child).exact, solve_hash(table_keys(child).exact), known) &&
-                                   known.lower >= 0 && known.upper <= 0;
+      return table_.probe(key, solve_hash(key), known) && known.lower >= 0 && known.upper <= 0;
     });
     for (Move m : list) {
       const Position child = pos.after<V>(m);
