@@ -104,6 +104,18 @@ constexpr std::uint64_t board_key(const Position& pos) {
          std::uint64_t(pos.side_to_move()) << 50 | std::uint64_t{1} << 63;
 }
 
+// The key of what is known about a whole-game question, "won?" (any beta > 0 with no horizon)
+// or "not lost?" (beta <= 0), for a board at every clock. Legality does not depend on the clock, and a capture resets it, so the
+// same board at two clocks differs only in when a capture-free line is cut off by the clock,
+// which ends the game with the counts as they are. Hence, if that ending answers the question
+// yes, a yes with r plies of clock left holds with fewer left (the same strategy: lines cut off
+// sooner end in a yes, the others go as before), and if it answers no, a yes holds with more
+// left (a winning strategy's lines all capture before the clock, and go the same way). Tagged by
+// bits 62 and 61 apart from board keys (bit 63, nothing above bit 50) and exact keys (no bit 63).
+constexpr std::uint64_t clock_range_key(std::uint64_t board_key, bool won) {
+  return board_key | std::uint64_t{1} << 62 | std::uint64_t(won) << 61;
+}
+
 // How a search takes part in a solve: alone (all kinds of probes), or one of several sharing
 // the work: deepening ("decided within d plies?" for growing d) or whole-game probes.
 enum class SolveRole { alone, deepening, whole_game };
@@ -431,6 +443,21 @@ class SolveSearch {
         if (table_move.is_null()) table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
       }
     }
+    // The whole-game questions ("won?", "not lost?") are monotone in the clock (see
+    // clock_range_key): answers for this board at other clocks may settle this one. The entry
+    // lives in the board entry's bucket, just read: no further cache miss.
+    const bool whole_game = horizon(beta) == no_horizon;
+    const std::uint64_t range_key = whole_game ? clock_range_key(keys.board, beta > 0) : 0, range_hash = bhash;
+    // Whether the game ending by the clock now (no capture) would answer the question yes.
+    const int n_us = popcount(ours), n_them = popcount(theirs);
+    const bool clock_end_says_yes = beta > 0 ? n_us > n_them : n_us >= n_them;
+    if (whole_game && table_.probe(range_key, range_hash, known)) {
+      // lower: the most plies of clock left at which the answer is known to be the clock end's
+      // (so it is at every fewer); upper: the fewest at which it is known to be the other one
+      // (so it is at every more).
+      if (remaining <= known.lower) return clock_end_says_yes ? beta : beta - 1;
+      if (remaining >= known.upper) return clock_end_says_yes ? beta - 1 : beta;
+    }
     const std::uint64_t nodes_before = nodes_;
 
     MoveList list;
@@ -450,7 +477,14 @@ class SolveSearch {
       }
       moves[n++] = Scored{m.raw(), score};
     }
-    return search_moves(pos, beta, key, hash, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before);
+    const SolveValue v = search_moves(pos, beta, key, hash, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before);
+    if (whole_game && !aborted_) {
+      if ((v >= beta) == clock_end_says_yes)
+        table_.store(range_key, range_hash, remaining, solve_win, Move{}, nodes_ - nodes_before);
+      else
+        table_.store(range_key, range_hash, -solve_win, remaining, Move{}, nodes_ - nodes_before);
+    }
+    return v;
   }
 
   // The placement phase: no captures, no clock; every move is searched.
