@@ -375,7 +375,27 @@ class SolveSearch {
     // In the movement phase a game not over lasts at least one more ply.
     if (beta > win_in(1)) return win_in(1);
     if (beta <= loss_in(1)) return loss_in(1);
+    if (asks_board(pos, beta)) {
+      // Within a horizon shorter than the clock the game can only end by a capture, so the side
+      // to move can only win on its own moves (an odd number of plies from here) and only lose
+      // on the opponent's (an even number). "Won within an even h" is then "won within h - 1",
+      // and "not lost within an odd h" is "not lost within h - 1": asked that way, the answer is
+      // shared with the question one ply shorter (the deepening asks both in turn).
+      const int h = horizon(beta);
+      if (beta > 0 && h % 2 == 0) {
+        const SolveValue v = search_movement(pos, win_in(h - 1), keys);
+        return v >= win_in(h - 1) ? v : std::min(v, beta - 1);
+      }
+      if (beta < 0 && h % 2 == 1) {
+        const SolveValue v = search_movement(pos, loss_in(h), keys);
+        return v >= loss_in(h) ? std::max(v, beta) : v;
+      }
+    }
+    return search_movement(pos, beta, keys);
+  }
 
+  // A movement-phase position not over, asked a question its value may not settle at once.
+  SolveValue search_movement(const Position& pos, SolveValue beta, const TableKeys& keys) {
     const int remaining = pos.rules().clock_limit - pos.clock();
     const bool any_clock = asks_board(pos, beta);
     const std::uint64_t key = any_clock ? keys.board : keys.exact, hash = solve_hash(key);
