@@ -15,49 +15,16 @@
 
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
+#include "run_moon.hpp"
 #include "machine_memory.hpp"
 
 using namespace moon;
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs `moon <args>` (args are fixed strings written in this file) with its output captured;
-// shell_prefix (e.g. a ulimit) comes before it in the shell command.
-Run run_moon(const std::string& args, const std::string& shell_prefix = "") {
-  static int serial = 0;
-  const auto base = std::filesystem::temp_directory_path() /
-                    ("moon_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(serial++));
-  const auto out = base.string() + ".out", err = base.string() + ".err";
-  const std::string command =
-      shell_prefix + "'" + MOON_PROGRAM + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
-  const int raw = std::system(command.c_str());
-  Run run;
-  run.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = read_file(out);
-  run.err = read_file(err);
-  std::filesystem::remove(out);
-  std::filesystem::remove(err);
-  return run;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> result;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
-}
+using test::lines;
+using test::Run;
+using test::run_moon;
 
 std::string last_line(const std::string& text) {
   const auto all = lines(text);
@@ -221,7 +188,7 @@ TEST_CASE("hash sizes above the machine's memory: one line on standard error, ex
   for (const Case& c : cases) {
     INFO("moon ", c.args);
     // Were a size not refused, the allocation would fail in the child instead of killing it.
-    const Run run = run_moon(c.args, test::address_space_limit_prefix());
+    const Run run = run_moon(c.args, "", test::address_space_limit_prefix());
     CHECK(run.status == 2);
     CHECK(run.out.empty());
     const auto err = lines(run.err);

@@ -15,47 +15,15 @@
 #include "cli/elo.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
+#include "run_moon.hpp"
 
 using namespace moon;
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs `moon <args>` with `input` on standard input; args are fixed strings of this file.
-Run run_moon(const std::string& args, const std::string& input = "") {
-  static int serial = 0;
-  const auto base = std::filesystem::temp_directory_path() /
-                    ("moon_search_cli_" + std::to_string(getpid()) + "_" + std::to_string(serial++));
-  const std::string in = base.string() + ".in", out = base.string() + ".out", err = base.string() + ".err";
-  std::ofstream(in) << input;
-  const std::string command =
-      std::string("'") + MOON_PROGRAM + "' " + args + " <'" + in + "' >'" + out + "' 2>'" + err + "'";
-  const int raw = std::system(command.c_str());
-  Run run;
-  run.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = slurp(out);
-  run.err = slurp(err);
-  for (const auto& f : {in, out, err}) std::filesystem::remove(f);
-  return run;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> result;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
-}
+using test::lines;
+using test::Run;
+using test::run_moon;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
