@@ -13,6 +13,12 @@
 
 namespace moon::bench {
 
+// The four rule variants by name, for the benchmarks' template arguments.
+using Default = Variant<false, false>;
+using Slide = Variant<true, false>;
+using Diagonal = Variant<false, true>;
+using SlideDiagonal = Variant<true, true>;
+
 struct BenchPosition {
   const char* name;
   const char* text;  // a position string of RULES.md

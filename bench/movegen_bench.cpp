@@ -16,11 +16,6 @@ namespace {
 using namespace moon;
 using namespace moon::bench;
 
-using Default = Variant<false, false>;
-using Slide = Variant<true, false>;
-using Diagonal = Variant<false, true>;
-using SlideDiagonal = Variant<true, true>;
-
 // The bench positions of one phase and every position one and two plies below them, under the
 // rules of V: a fixed sample with game-over positions and passes in their natural proportion.
 template <class V>

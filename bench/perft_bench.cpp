@@ -13,11 +13,6 @@ namespace {
 using namespace moon;
 using namespace moon::bench;
 
-using Default = Variant<false, false>;
-using Slide = Variant<true, false>;
-using Diagonal = Variant<false, true>;
-using SlideDiagonal = Variant<true, true>;
-
 void report_nodes(benchmark::State& state, Count nodes) {
   state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
 }

@@ -20,11 +20,6 @@ namespace {
 using namespace moon;
 using namespace moon::bench;
 
-using Default = Variant<false, false>;
-using Slide = Variant<true, false>;
-using Diagonal = Variant<false, true>;
-using SlideDiagonal = Variant<true, true>;
-
 // One compared case: a bench position under some rules, at its depth.
 struct Case {
   BenchPosition position;
