@@ -272,6 +272,11 @@ class SolveSearch {
   };
 
   static constexpr std::uint64_t no_limit = ~std::uint64_t{0};
+  // Nodes whose question looks at least this many plies ahead try enhanced transposition
+  // cutoffs (search_moves()). Measured on 60 random endgames (docs/SOLVER.md): 3 and 4 halve the
+  // nodes and save 15-20% of the time; 5 saves less; nearer the horizon the probes of every
+  // child cost more than the small subtrees they save.
+  static constexpr int transposition_cutoff_horizon = 4;
 
   void count_node() {
     if ((++nodes_ & (tick_interval - 1)) == 0 && tick_) tick_();
@@ -310,6 +315,21 @@ class SolveSearch {
   // clock): its entry serves the same board at every clock where the question fits.
   static bool asks_board(const Position& pos, SolveValue beta) {
     return !pos.in_placement() && horizon(beta) < pos.rules().clock_limit - pos.clock();
+  }
+  // The hashes of the table entries a node reads: the one its question is asked of (the
+  // board's if asks_board(), else the exact position's), and the board's (the exact position's
+  // again in the placement phase, which has no board entries).
+  struct EntryHashes {
+    std::uint64_t asked, board;
+  };
+  static EntryHashes entry_hashes(const Position& pos, SolveValue beta, const TableKeys& keys) {
+    if (pos.in_placement()) return {solve_hash(keys.exact), solve_hash(keys.exact)};
+    if (asks_board(pos, beta)) return {solve_hash(keys.board), solve_hash(keys.board)};
+    return {solve_hash(keys.exact), solve_hash(keys.board)};
+  }
+  void prefetch(const EntryHashes& hashes) const {
+    table_.prefetch(hashes.asked);
+    if (hashes.board != hashes.asked) table_.prefetch(hashes.board);
   }
 
   // A move of pos whose value is at least `value` (the value of pos, proven).
@@ -370,38 +390,48 @@ class SolveSearch {
     count_node();
     if (aborted_) return 0;
     if (pos.is_over()) return terminal_value(pos);
-    const TableKeys keys = known_keys ? *known_keys : table_keys(pos);
-    if (pos.in_placement()) return search_placement(pos, beta, keys);
+    if (pos.in_placement()) return search_placement(pos, beta, known_keys ? *known_keys : table_keys(pos));
     // In the movement phase a game not over lasts at least one more ply.
     if (beta > win_in(1)) return win_in(1);
     if (beta <= loss_in(1)) return loss_in(1);
-    if (asks_board(pos, beta)) {
-      // Within a horizon shorter than the clock the game can only end by a capture, so the side
-      // to move can only win on its own moves (an odd number of plies from here) and only lose
-      // on the opponent's (an even number). "Won within an even h" is then "won within h - 1",
-      // and "not lost within an odd h" is "not lost within h - 1": asked that way, the answer is
-      // shared with the question one ply shorter (the deepening asks both in turn).
-      const int h = horizon(beta);
-      if (beta > 0 && h % 2 == 0) {
-        const SolveValue v = search_movement(pos, win_in(h - 1), keys);
-        return v >= win_in(h - 1) ? v : std::min(v, beta - 1);
-      }
-      if (beta < 0 && h % 2 == 1) {
-        const SolveValue v = search_movement(pos, loss_in(h), keys);
-        return v >= loss_in(h) ? std::max(v, beta) : v;
-      }
-    }
-    return search_movement(pos, beta, keys);
+    const SolveValue asked = question_asked(pos, beta);
+    return answer_to(beta, asked, search_movement(pos, asked, known_keys));
+  }
+
+  // Within a horizon shorter than the clock the game can only end by a capture, so the side to
+  // move can only win on its own moves (an odd number of plies from here) and only lose on the
+  // opponent's (an even number). "Won within an even h" is then "won within h - 1", and "not
+  // lost within an odd h" is "not lost within h - 1": asked that way, the answer is shared with
+  // the question one ply shorter (the deepening asks both in turn). Returns the beta to ask of
+  // pos (movement phase, not over) for the question "value >= beta?".
+  static SolveValue question_asked(const Position& pos, SolveValue beta) {
+    if (!asks_board(pos, beta)) return beta;
+    const int h = horizon(beta);
+    if (beta > 0 && h % 2 == 0) return win_in(h - 1);
+    if (beta < 0 && h % 2 == 1) return loss_in(h);
+    return beta;
+  }
+  // The answer to "value >= beta?" from v, the answer to the equivalent question `asked`.
+  static SolveValue answer_to(SolveValue beta, SolveValue asked, SolveValue v) {
+    if (asked == beta) return v;
+    if (beta > 0) return v >= asked ? v : std::min(v, beta - 1);
+    return v >= asked ? std::max(v, beta) : v;
   }
 
   // A movement-phase position not over, asked a question its value may not settle at once.
-  SolveValue search_movement(const Position& pos, SolveValue beta, const TableKeys& keys) {
+  SolveValue search_movement(const Position& pos, SolveValue beta, const TableKeys* known_keys) {
     const int remaining = pos.rules().clock_limit - pos.clock();
     const bool any_clock = asks_board(pos, beta);
-    const std::uint64_t key = any_clock ? keys.board : keys.exact, hash = solve_hash(key);
-    table_.prefetch(hash);  // on its way while the moves are looked at
-    const std::uint64_t bhash = any_clock ? hash : solve_hash(keys.board);
-    if (!any_clock) table_.prefetch(bhash);  // the board's entry is probed too (below)
+    // A question at the edge of the range of a position not over is answered below before the
+    // table is reached: no keys (the canonical image) and no bucket are needed for it.
+    const bool at_edge = beta > win_in(2) || beta <= loss_in(2);
+    TableKeys keys{};
+    EntryHashes hashes{};
+    if (!at_edge) {
+      keys = known_keys ? *known_keys : table_keys(pos);
+      hashes = entry_hashes(pos, beta, keys);
+      prefetch(hashes);  // on their way while the moves are looked at
+    }
     const Color us = pos.side_to_move();
     const Bitboard ours = pos.pieces(us), theirs = pos.pieces(~us), empty = pos.empty();
     // What a move captures depends only on where it lands (the square it leaves is never part
@@ -431,53 +461,13 @@ class SolveSearch {
     if (beta > win_in(2)) return std::max(best, win_in(2));
     if (beta <= loss_in(2)) return std::max(best, loss_in(2));
 
-    SolveBounds known;
     Move table_move;
-    if (table_.probe(key, hash, known)) {
-      if (!any_clock) {
-        if (known.lower >= beta) return known.lower;
-        if (known.upper < beta) return known.upper;
-      } else {
-        // A board entry's bound was proven where it looked less far ahead than the clock went
-        // there. It holds here if it also looks less far ahead than our clock goes; if not, the
-        // weaker answer to our question, looking no further ahead than the bound, still does.
-        const int ahead = horizon(beta);
-        if (known.lower >= beta) {
-          const int h = horizon(known.lower);
-          if (h < remaining) return known.lower;
-          if (ahead <= h) return beta;
-        }
-        if (known.upper < beta) {
-          const int h = horizon(known.upper + 1);
-          if (h < remaining) return known.upper;
-          if (ahead <= h) return beta - 1;
-        }
-      }
-      table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
-    }
-    if (!any_clock) {
-      // What the board's entry knows with a horizon short of our clock holds here too.
-      if (table_.probe(keys.board, bhash, known)) {
-        if (known.lower >= beta && horizon(known.lower) < remaining) return known.lower;
-        if (known.upper < beta && horizon(known.upper + 1) < remaining) return known.upper;
-        if (table_move.is_null()) table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
-      }
-    }
-    // The whole-game questions ("won?", "not lost?") are monotone in the clock (see
-    // clock_range_key): answers for this board at other clocks may settle this one. The entry
-    // lives in the board entry's bucket, just read: no further cache miss.
+    SolveValue answer;
+    if (table_answer(pos, beta, keys, hashes, answer, table_move)) return answer;
+    // Every whole-game result is recorded in the board's clock range (see table_answer()).
     const bool whole_game = horizon(beta) == no_horizon;
-    const std::uint64_t range_key = whole_game ? clock_range_key(keys.board, beta > 0) : 0, range_hash = bhash;
-    // Whether the game ending by the clock now (no capture) would answer the question yes.
-    const int n_us = popcount(ours), n_them = popcount(theirs);
-    const bool clock_end_says_yes = beta > 0 ? n_us > n_them : n_us >= n_them;
-    if (whole_game && table_.probe(range_key, range_hash, known)) {
-      // lower: the most plies of clock left at which the answer is known to be the clock end's
-      // (so it is at every fewer); upper: the fewest at which it is known to be the other one
-      // (so it is at every more).
-      if (remaining <= known.lower) return clock_end_says_yes ? beta : beta - 1;
-      if (remaining >= known.upper) return clock_end_says_yes ? beta - 1 : beta;
-    }
+    const std::uint64_t range_key = whole_game ? clock_range_key(keys.board, beta > 0) : 0;
+    const bool clock_end_says_yes = beta > 0 ? popcount(ours) > popcount(theirs) : popcount(ours) >= popcount(theirs);
     const std::uint64_t nodes_before = nodes_;
 
     MoveList list;
@@ -493,18 +483,82 @@ class SolveSearch {
       } else if (clock_ends && m.kind() == MoveKind::movement) {
         continue;  // scored above
       } else {
-        score = quiet_score(us, m, hash);
+        score = quiet_score(us, m, hashes.asked);
       }
       moves[n++] = Scored{m.raw(), score};
     }
-    const SolveValue v = search_moves(pos, beta, key, hash, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before);
+    const std::uint64_t key = any_clock ? keys.board : keys.exact;
+    const SolveValue v = search_moves(pos, beta, key, hashes.asked, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before);
     if (whole_game && !aborted_) {
       if ((v >= beta) == clock_end_says_yes)
-        table_.store(range_key, range_hash, remaining, solve_win, Move{}, nodes_ - nodes_before);
+        table_.store(range_key, hashes.board, remaining, solve_win, Move{}, nodes_ - nodes_before);
       else
-        table_.store(range_key, range_hash, -solve_win, remaining, Move{}, nodes_ - nodes_before);
+        table_.store(range_key, hashes.board, -solve_win, remaining, Move{}, nodes_ - nodes_before);
     }
     return v;
+  }
+
+  // What the table knows of "value >= beta?" for pos (movement phase, not over; beta as
+  // question_asked() gives it): true, with the answer in `value`, if that settles the question.
+  // `table_move` gets the move stored for pos, if any, in pos's frame. `asked_entry_only`: only
+  // the entry the question is asked of, one bucket (in the exact regime, the board's entry and
+  // clock range are in a second one).
+  [[gnu::always_inline]] bool table_answer(const Position& pos, SolveValue beta, const TableKeys& keys, const EntryHashes& hashes,
+                    SolveValue& value, Move& table_move, bool asked_entry_only = false) const {
+    const auto settle = [&](SolveValue answer) {
+      value = answer;
+      return true;
+    };
+    const int remaining = pos.rules().clock_limit - pos.clock();
+    const bool any_clock = asks_board(pos, beta);
+    const std::uint64_t key = any_clock ? keys.board : keys.exact;
+    SolveBounds known;
+    if (table_.probe(key, hashes.asked, known)) {
+      if (!any_clock) {
+        if (known.lower >= beta) return settle(known.lower);
+        if (known.upper < beta) return settle(known.upper);
+      } else {
+        // A board entry's bound was proven where it looked less far ahead than the clock went
+        // there. It holds here if it also looks less far ahead than our clock goes; if not, the
+        // weaker answer to our question, looking no further ahead than the bound, still does.
+        const int ahead = horizon(beta);
+        if (known.lower >= beta) {
+          const int h = horizon(known.lower);
+          if (h < remaining) return settle(known.lower);
+          if (ahead <= h) return settle(beta);
+        }
+        if (known.upper < beta) {
+          const int h = horizon(known.upper + 1);
+          if (h < remaining) return settle(known.upper);
+          if (ahead <= h) return settle(beta - 1);
+        }
+      }
+      table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
+    }
+    if (asked_entry_only) return false;
+    if (!any_clock) {
+      // What the board's entry knows with a horizon short of our clock holds here too.
+      if (table_.probe(keys.board, hashes.board, known)) {
+        if (known.lower >= beta && horizon(known.lower) < remaining) return settle(known.lower);
+        if (known.upper < beta && horizon(known.upper + 1) < remaining) return settle(known.upper);
+        if (table_move.is_null()) table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
+      }
+    }
+    // The whole-game questions ("won?", "not lost?") are monotone in the clock (see
+    // clock_range_key): answers for this board at other clocks may settle this one. The entry
+    // lives in the board entry's bucket, just read: no further cache miss.
+    const bool whole_game = horizon(beta) == no_horizon;
+    // Whether the game ending by the clock now (no capture) would answer the question yes.
+    const int n_us = pos.count(pos.side_to_move()), n_them = pos.count(~pos.side_to_move());
+    const bool clock_end_says_yes = beta > 0 ? n_us > n_them : n_us >= n_them;
+    if (whole_game && table_.probe(clock_range_key(keys.board, beta > 0), hashes.board, known)) {
+      // lower: the most plies of clock left at which the answer is known to be the clock end's
+      // (so it is at every fewer); upper: the fewest at which it is known to be the other one
+      // (so it is at every more).
+      if (remaining <= known.lower) return settle(clock_end_says_yes ? beta : beta - 1);
+      if (remaining >= known.upper) return settle(clock_end_says_yes ? beta - 1 : beta);
+    }
+    return false;
   }
 
   // The placement phase: no captures, no clock; every move is searched.
@@ -544,35 +598,68 @@ class SolveSearch {
       for (; j > 0 && moves[j - 1].score < m.score; --j) moves[j] = moves[j - 1];
       moves[j] = m;
     }
-    Position child = pos.after<V>(moves[0].move());
-    TableKeys child_keys = table_keys(child);
-    for (int i = 0; i < n; ++i) {
+    // Move i answers yes with the value v (searched, or known from the table): the lower bound
+    // is stored with the move.
+    const auto cut_off = [&](int i, SolveValue v, bool searched) {
       const Move m = moves[i].move();
-      const Position current = child;
-      const TableKeys current_keys = child_keys;
-      if (i + 1 < n) {
-        child = pos.after<V>(moves[i + 1].move());
-        child_keys = table_keys(child);
-        const bool board_entry = asks_board(child, cb);
-        table_.prefetch(solve_hash(board_entry ? child_keys.board : child_keys.exact));
-        if (!board_entry && !child.in_placement()) table_.prefetch(solve_hash(child_keys.board));
+      const bool fits = !any_clock_remaining || horizon(v) < any_clock_remaining;
+      table_.store(key, hash, fits ? v : beta, solve_win, apply_symmetry(symmetry, m), nodes_ - nodes_before);
+      if (searched && moves[i].score < (1 << 20)) {
+        int& h = history_[pos.side_to_move()][m.raw() & 4095];
+        if ((h += 1) > (1 << 18)) halve_history();
       }
-      const SolveValue v = from_child(search(current, cb, &current_keys));
-      if (aborted_) return 0;
-      if (v > best) best = v;
-      if (v >= beta) {
-        const bool fits = !any_clock_remaining || horizon(v) < any_clock_remaining;
-        table_.store(key, hash, fits ? v : beta, solve_win, apply_symmetry(symmetry, m), nodes_ - nodes_before);
-        if (moves[i].score < (1 << 20)) {
-          int& h = history_[pos.side_to_move()][m.raw() & 4095];
-          if ((h += 1) > (1 << 18)) halve_history();
+      return v;
+    };
+    const auto fails_low = [&] {
+      const bool fits = !any_clock_remaining || horizon(best + 1) < any_clock_remaining;
+      table_.store(key, hash, -solve_win, fits ? best : beta - 1, Move{}, nodes_ - nodes_before);
+      return best;
+    };
+    // A movement-phase child asked a question at the edge of its range answers it before its
+    // table probe: its keys (the canonical image) and its buckets would be wasted work.
+    const bool children_probe = pos.in_placement() || (cb > loss_in(2) && cb <= win_in(2));
+
+    // Enhanced transposition cutoffs: far enough from the horizon, the table is asked about
+    // every child before any is searched (all their buckets fetched at once); a child it shows
+    // to refute the opponent's question ends the node without a search.
+    std::array<TableKeys, MoveList::capacity> child_keys;  // filled only where the children probe
+    const bool probe_children_first =
+        children_probe && !pos.in_placement() && n > 1 && horizon(beta) >= transposition_cutoff_horizon;
+    if (probe_children_first) {
+      for (int i = 0; i < n; ++i) {
+        const Position child = pos.after<V>(moves[i].move());
+        child_keys[i] = table_keys(child);
+        table_.prefetch(entry_hashes(child, cb, child_keys[i]).asked);
+      }
+      for (int i = 0; i < n; ++i) {
+        const Position child = pos.after<V>(moves[i].move());
+        const SolveValue asked = question_asked(child, cb);
+        SolveValue answer;
+        Move unused;
+        if (table_answer(child, asked, child_keys[i], entry_hashes(child, asked, child_keys[i]), answer, unused, true)) {
+          const SolveValue v = from_child(answer_to(cb, asked, answer));
+          if (v >= beta) return cut_off(i, v, false);
         }
-        return v;
       }
     }
-    const bool fits = !any_clock_remaining || horizon(best + 1) < any_clock_remaining;
-    table_.store(key, hash, -solve_win, fits ? best : beta - 1, Move{}, nodes_ - nodes_before);
-    return best;
+
+    Position child = pos.after<V>(moves[0].move());
+    if (children_probe && !probe_children_first) child_keys[0] = table_keys(child);
+    for (int i = 0; i < n; ++i) {
+      const Position current = child;
+      if (i + 1 < n) {
+        child = pos.after<V>(moves[i + 1].move());
+        if (children_probe && !probe_children_first) {
+          child_keys[i + 1] = table_keys(child);
+          prefetch(entry_hashes(child, cb, child_keys[i + 1]));
+        }
+      }
+      const SolveValue v = from_child(search(current, cb, children_probe ? &child_keys[i] : nullptr));
+      if (aborted_) return 0;
+      if (v > best) best = v;
+      if (v >= beta) return cut_off(i, v, true);
+    }
+    return fails_low();
   }
 
   // History, and for lazy SMP helpers a little noise so that threads part ways.
