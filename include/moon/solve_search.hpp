@@ -466,8 +466,6 @@ class SolveSearch {
     if (table_answer(pos, beta, keys, hashes, answer, table_move)) return answer;
     // Every whole-game result is recorded in the board's clock range (see table_answer()).
     const bool whole_game = horizon(beta) == no_horizon;
-    const std::uint64_t range_key = whole_game ? clock_range_key(keys.board, beta > 0) : 0;
-    const bool clock_end_says_yes = beta > 0 ? popcount(ours) > popcount(theirs) : popcount(ours) >= popcount(theirs);
     const std::uint64_t nodes_before = nodes_;
 
     MoveList list;
@@ -490,7 +488,8 @@ class SolveSearch {
     const std::uint64_t key = any_clock ? keys.board : keys.exact;
     const SolveValue v = search_moves(pos, beta, key, hashes.asked, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before);
     if (whole_game && !aborted_) {
-      if ((v >= beta) == clock_end_says_yes)
+      const std::uint64_t range_key = clock_range_key(keys.board, beta > 0);
+      if ((v >= beta) == clock_end_answers_yes(pos, beta))
         table_.store(range_key, hashes.board, remaining, solve_win, Move{}, nodes_ - nodes_before);
       else
         table_.store(range_key, hashes.board, -solve_win, remaining, Move{}, nodes_ - nodes_before);
@@ -498,12 +497,19 @@ class SolveSearch {
     return v;
   }
 
+  // Whether the game ending by the clock now (no capture), with the counts as they are, would
+  // answer the whole-game question "value >= beta?" ("won?" or "not lost?") with yes.
+  static bool clock_end_answers_yes(const Position& pos, SolveValue beta) {
+    const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
+    return beta > 0 ? us > them : us >= them;
+  }
+
   // What the table knows of "value >= beta?" for pos (movement phase, not over; beta as
   // question_asked() gives it): true, with the answer in `value`, if that settles the question.
   // `table_move` gets the move stored for pos, if any, in pos's frame. `asked_entry_only`: only
   // the entry the question is asked of, one bucket (in the exact regime, the board's entry and
   // clock range are in a second one).
-  [[gnu::always_inline]] bool table_answer(const Position& pos, SolveValue beta, const TableKeys& keys, const EntryHashes& hashes,
+  bool table_answer(const Position& pos, SolveValue beta, const TableKeys& keys, const EntryHashes& hashes,
                     SolveValue& value, Move& table_move, bool asked_entry_only = false) const {
     const auto settle = [&](SolveValue answer) {
       value = answer;
@@ -548,13 +554,11 @@ class SolveSearch {
     // clock_range_key): answers for this board at other clocks may settle this one. The entry
     // lives in the board entry's bucket, just read: no further cache miss.
     const bool whole_game = horizon(beta) == no_horizon;
-    // Whether the game ending by the clock now (no capture) would answer the question yes.
-    const int n_us = pos.count(pos.side_to_move()), n_them = pos.count(~pos.side_to_move());
-    const bool clock_end_says_yes = beta > 0 ? n_us > n_them : n_us >= n_them;
     if (whole_game && table_.probe(clock_range_key(keys.board, beta > 0), hashes.board, known)) {
       // lower: the most plies of clock left at which the answer is known to be the clock end's
       // (so it is at every fewer); upper: the fewest at which it is known to be the other one
       // (so it is at every more).
+      const bool clock_end_says_yes = clock_end_answers_yes(pos, beta);
       if (remaining <= known.lower) return settle(clock_end_says_yes ? beta : beta - 1);
       if (remaining >= known.upper) return settle(clock_end_says_yes ? beta - 1 : beta);
     }
