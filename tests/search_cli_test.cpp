@@ -1,14 +1,9 @@
 // The search commands of the built `moon` program: analyze, bench, play (scripted), match.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 

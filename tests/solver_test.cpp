@@ -37,6 +37,12 @@ struct Truth {
   int plies;
 };
 
+// The result of a game that is over, for the side to move: more counters wins.
+Outcome terminal_outcome(const Position& pos) {
+  const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
+  return us > them ? Outcome::win : us < them ? Outcome::loss : Outcome::draw;
+}
+
 struct Minimax {
   std::uint64_t nodes = 0;
   std::uint64_t budget = 0;  // give up (exceeded) after this many nodes
@@ -45,10 +51,7 @@ struct Minimax {
 
   Truth operator()(const Position& pos) {
     ++nodes;
-    if (pos.is_over()) {
-      const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
-      return {us > them ? Outcome::win : us < them ? Outcome::loss : Outcome::draw, 0};
-    }
+    if (pos.is_over()) return {terminal_outcome(pos), 0};
     // The mover wins if some move leaves the opponent lost (fastest such win); else draws if
     // some move leaves a draw (the shortest drawing line); else loses (as late as it can).
     bool win = false, draw = false;
@@ -339,10 +342,7 @@ struct MemoOutcome {
 
   Outcome operator()(const Position& pos) {
     if (exceeded()) return Outcome::draw;
-    if (pos.is_over()) {
-      const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
-      return us > them ? Outcome::win : us < them ? Outcome::loss : Outcome::draw;
-    }
+    if (pos.is_over()) return terminal_outcome(pos);
     if (const auto it = known.find(pos.key()); it != known.end()) return it->second;
     Outcome best = Outcome::loss;
     for (Move m : legal_moves(pos)) {
