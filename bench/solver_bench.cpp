@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "baseline_solver.hpp"
@@ -73,24 +74,34 @@ void BM_Solver(benchmark::State& state) {
 }
 BENCHMARK(BM_Solver)->DenseRange(0, std::size(endgames) - 1)->Unit(benchmark::kMillisecond);
 
-// Baseline then solver on the same position, one after the other, tables allocated before the
-// clock starts for both: seconds of each and the ratio. The baseline gives up after
-// `baseline_limit`; the ratio is then a lower bound (ratio_at_least). Results must agree.
+// The baseline and the solver on the same position, one after the other, tables allocated
+// before the clock starts for both: seconds of each and the ratio. The baseline gives up after
+// `baseline_limit`, or, if `solver_multiple` is not 0, after that many times the solver's time
+// (the solver then runs first); the ratio is then a lower bound (ratio_at_least). Results must
+// agree.
 void compare_with_baseline(benchmark::State& state, const std::string& name, const Position& pos,
-                           std::chrono::seconds baseline_limit) {
+                           std::chrono::seconds baseline_limit, double solver_multiple = 0) {
   for (auto _ : state) {
     bench::BaselineSolver baseline(22);  // 64 MiB, as the solver
-    auto start = std::chrono::steady_clock::now();
-    const auto value = baseline.solve(pos, start + baseline_limit);
-    const double baseline_s = seconds_since(start);
     Solver solver(SolveOptions{64, 1, true, {}});
-    start = std::chrono::steady_clock::now();
+    std::optional<SolveValue> value;
+    double baseline_s = 0;
+    const auto run_baseline = [&](std::chrono::steady_clock::duration limit) {
+      const auto start = std::chrono::steady_clock::now();
+      value = baseline.solve(pos, start + limit);
+      baseline_s = seconds_since(start);
+    };
+    if (!solver_multiple) run_baseline(baseline_limit);
+    const auto start = std::chrono::steady_clock::now();
     const auto r = solver.solve(pos);
     const double solver_s = seconds_since(start);
     if (!r) {
       state.SkipWithError("solve failed");
       return;
     }
+    if (solver_multiple)
+      run_baseline(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(solver_s * solver_multiple)));
     if (value) {
       const Outcome baseline_outcome = *value > 0 ? Outcome::win : *value < 0 ? Outcome::loss : Outcome::draw;
       if (r->outcome != baseline_outcome || (*value != 0 && plies_of(*value) != r->plies))
@@ -128,6 +139,19 @@ void BM_SolverVsBaselineRandom(benchmark::State& state) {
   compare_with_baseline(state, fen, *parse_position(fen), std::chrono::seconds(30));
 }
 BENCHMARK(BM_SolverVsBaselineRandom)
+    ->DenseRange(0, std::size(bench::random_endgames) - 1)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// The same sample, settling for each endgame whether the solver is at least 100 times faster:
+// the solver runs first, and the baseline gets 100 times the solver's time (so it stops at
+// ratio_at_least 100, or finishes with the exact ratio). Up to about 100 times the solver's
+// total time: over an hour.
+void BM_SolverVsBaselineRandomTo100x(benchmark::State& state) {
+  const char* fen = bench::random_endgames[state.range(0)];
+  compare_with_baseline(state, fen, *parse_position(fen), std::chrono::seconds(0), 100);
+}
+BENCHMARK(BM_SolverVsBaselineRandomTo100x)
     ->DenseRange(0, std::size(bench::random_endgames) - 1)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
