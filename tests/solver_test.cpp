@@ -4,11 +4,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "../bench/baseline_solver.hpp"
@@ -254,6 +256,67 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
   CHECK(blocked > 0);
   CHECK(placement > 0);
   CHECK(long_games > 0);
+}
+
+// "Lost within 2 plies?" straight from the definitions: every move of the side to move lets the
+// opponent end the game with its win on the reply (the clock too far from its limit to end it).
+bool lost_within_two_plies(const Position& pos) {
+  for (Move m : legal_moves(pos)) {
+    const Position child = pos.after(m);
+    if (child.is_over()) return false;  // our capture ended it: the opponent is down to one
+    bool refuted = false;
+    for (Move reply : legal_moves(child)) {
+      const Position next = child.after(reply);
+      refuted = refuted || (next.is_over() && terminal_outcome(next) == Outcome::loss);
+    }
+    if (!refuted) return false;
+  }
+  return true;
+}
+
+TEST_CASE("\"not lost within 2 plies?\", answered without the table, agrees with the definition") {
+  // Few counters for the side to move, so that a single capture can take all of them but one.
+  std::mt19937_64 rng(23);
+  SolveTable table(16);
+  std::atomic<bool> stop{false};
+  std::map<std::pair<Movement, CaptureLines>, int> lost_by_variant;
+  int lost = 0, checked = 0;
+  while (checked < 4000 / scale) {
+    Rules rules;
+    rules.movement = rng() % 2 ? Movement::slide : Movement::step;
+    rules.capture_lines = rng() % 2 ? CaptureLines::orthogonal_and_diagonal : CaptureLines::orthogonal;
+    std::string board(25, '1');
+    const int ours = 2 + int(rng() % 3), theirs = 2 + int(rng() % 7);
+    const char us = rng() % 2 ? 'x' : 'o', them = us == 'x' ? 'o' : 'x';
+    for (int placed = 0; placed < ours + theirs;) {
+      const std::size_t s = rng() % 25;
+      if (board[s] == '1') board[s] = placed++ < ours ? us : them;
+    }
+    std::string text;
+    for (int rank = 4; rank >= 0; --rank) text += board.substr(std::size_t(rank) * 5, 5) + (rank ? "/" : "");
+    // Clock limit 20; at least 4 plies of clock left, so both questions below are asked of the board.
+    text += std::string(" ") + us + " 0 0 " + std::to_string(rng() % 17) + " 1";
+    const auto pos = parse_position(text, rules);
+    REQUIRE(pos.has_value());
+    if (pos->is_over()) continue;
+    INFO(text, " slide ", rules.movement == Movement::slide, " diagonal ", rules.capture_lines != CaptureLines::orthogonal);
+    const bool expected = lost_within_two_plies(*pos);
+    with_variant(rules, [&](auto v) {
+      SolveSearch<decltype(v)> search(table, stop);
+      const SolveValue two = search.answer(*pos, loss_in(3));  // not lost within 2?
+      CHECK((two < loss_in(3)) == expected);
+      if (expected) CHECK(two == loss_in(2));  // an upper bound, and no loss comes sooner than 2 plies
+      // "Not lost within 3?" is the same question (the side to move cannot lose on its own ply).
+      CHECK((search.answer(*pos, loss_in(4)) < loss_in(4)) == expected);
+    });
+    lost += expected;
+    lost_by_variant[{rules.movement, rules.capture_lines}] += expected;
+    ++checked;
+  }
+  MESSAGE(lost, " of ", checked, " positions lost within 2 plies");
+  // Every variant has positions where every move loses.
+  REQUIRE(lost_by_variant.size() == 4);
+  for (const auto& [variant, count] : lost_by_variant) CHECK(count >= 10 / scale);
 }
 
 TEST_CASE("the table never changes a proven result: no table, a tiny one, a big one") {
