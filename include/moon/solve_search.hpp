@@ -428,8 +428,7 @@ class SolveSearch {
     const bool any_clock = asks_board(pos, beta);
     // A question at the edge of the range of a position not over is answered below before the
     // table is reached: no keys (the canonical image) and no bucket are needed for it.
-    // "Not lost within 2 plies?" of the board is answered from the moves, without the table.
-    const bool two_plies = beta == loss_in(3) && any_clock;
+    const bool two_plies = answered_from_moves(pos, beta);
     const bool at_edge = beta > win_in(2) || beta <= loss_in(2) || two_plies;
     TableKeys keys{};
     EntryHashes hashes{};
@@ -502,6 +501,12 @@ class SolveSearch {
         table_.store(range_key, hashes.board, -solve_win, remaining, Move{}, nodes_ - nodes_before);
     }
     return v;
+  }
+
+  // Whether search_movement() answers the question (as question_asked() gives it) from pos's
+  // moves, without keys or table: "not lost within 2 plies?" asked of the board.
+  static bool answered_from_moves(const Position& pos, SolveValue asked) {
+    return asked == loss_in(3) && asks_board(pos, asked);
   }
 
   // "Not lost within 2 plies?" (beta = loss_in(3)) asked of the board, so that the clock cannot
@@ -669,12 +674,11 @@ class SolveSearch {
       if (i >= 0) return cut_off(i, v, false);
     }
 
-    // Children asked "not lost within 2?" (loss_in(3), or loss_in(4) that question_asked()
-    // shortens to it) of the board answer without the table (survives_two_plies()): no keys.
-    const bool maybe_two_plies = cb == loss_in(3) || cb == loss_in(4);
+    // Children that answer from their moves (answered_from_moves(): cb is loss_in(3), or
+    // loss_in(4) that question_asked() shortens to it) need no keys.
+    const bool maybe_from_moves = cb == loss_in(3) || cb == loss_in(4);
     const auto wants_keys = [&](const Position& c) {
-      return children_probe &&
-             !(maybe_two_plies && !c.in_placement() && asks_board(c, cb) && question_asked(c, cb) == loss_in(3));
+      return children_probe && !(maybe_from_moves && answered_from_moves(c, question_asked(c, cb)));
     };
     Position child = pos.after<V>(moves[0].move());
     TableKeys child_keys{};
