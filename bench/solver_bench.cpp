@@ -59,24 +59,35 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The solver alone on each endgame, fresh table each time (64 MiB, one thread): nodes/s. The
-// table is allocated (its pages zeroed) and freed outside the timed region, as in the
-// comparisons below: about 6 ms, which would be most of the time of the smallest solves.
-void BM_Solver(benchmark::State& state) {
-  const Endgame& e = endgames[state.range(0)];
-  const Position pos = load(e);
+// Solves pos once per iteration with a fresh 64 MiB table on `threads` threads, and reports
+// nodes/s. The table is allocated (its pages zeroed) and freed outside the timed region, as in
+// the comparisons below: about 6 ms, which would be most of the time of the smallest solves.
+// Returns the last result (nullopt, the benchmark skipped, if a solve failed).
+std::optional<SolveResult> time_fresh_solves(benchmark::State& state, const Position& pos, int threads) {
   std::uint64_t nodes = 0;
   std::optional<Solver> solver;
+  std::optional<SolveResult> last;
   for (auto _ : state) {
     state.PauseTiming();
-    solver.emplace(SolveOptions{64, 1, true, {}});  // the previous solver and its table are freed here too
+    solver.emplace(SolveOptions{64, threads, true, {}});  // the previous solver and its table are freed here too
     state.ResumeTiming();
     const auto r = solver->solve(pos);
-    if (!r) state.SkipWithError("solve failed");
+    if (!r) {
+      state.SkipWithError("solve failed");
+      return std::nullopt;
+    }
     nodes += r->nodes;
-    state.SetLabel(std::string(e.name) + ": " + std::string(to_string(r->outcome)) + " " + std::to_string(r->plies));
+    last = *r;
   }
   state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
+  return last;
+}
+
+// The solver alone on each endgame (one thread).
+void BM_Solver(benchmark::State& state) {
+  const Endgame& e = endgames[state.range(0)];
+  if (const auto r = time_fresh_solves(state, load(e), 1))
+    state.SetLabel(std::string(e.name) + ": " + std::string(to_string(r->outcome)) + " " + std::to_string(r->plies));
 }
 // A fixed count: with the allocation untimed, the automatic count would run the 44-node solve
 // some 17 000 times, each with its 6 ms table (three minutes).
@@ -167,23 +178,10 @@ BENCHMARK(BM_SolverVsBaselineRandomTo100x)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 
-// Two threads against one on the same endgames (wall time: lazy SMP needs the second core;
-// the table allocated and freed outside the timed region, as above).
+// Two threads against one on the same endgames (wall time: lazy SMP needs the second core).
 void BM_SolverThreads(benchmark::State& state) {
   const Endgame& e = endgames[state.range(0)];
-  const Position pos = load(e);
-  const int threads = int(state.range(1));
-  std::uint64_t nodes = 0;
-  std::optional<Solver> solver;
-  for (auto _ : state) {
-    state.PauseTiming();
-    solver.emplace(SolveOptions{64, threads, true, {}});  // the previous solver and its table are freed here too
-    state.ResumeTiming();
-    const auto r = solver->solve(pos);
-    if (!r) state.SkipWithError("solve failed");
-    nodes += r->nodes;
-  }
-  state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
+  time_fresh_solves(state, load(e), int(state.range(1)));
   state.SetLabel(e.name);
 }
 BENCHMARK(BM_SolverThreads)
