@@ -122,7 +122,11 @@ TEST_CASE("protocol: umi declares the engine and its options, then umiok") {
   CHECK(out.back() == "umiok");
   std::string options;
   for (const auto& line : out) options += line + "\n";
-  CHECK(options.find("option name Hash type spin default 16 min 1 max 65536\n") != std::string::npos);
+  // Hash goes up to what the machine can hold (the Searcher's limit is 65536 MiB).
+  const std::size_t memory = test::meminfo_total_mb();
+  const std::size_t hash_max = memory && memory < 65536 ? memory : 65536;
+  CHECK(options.find("option name Hash type spin default 16 min 1 max " + std::to_string(hash_max) + "\n") !=
+        std::string::npos);
   CHECK(options.find("option name Threads type spin default 1 min 1 max 256\n") != std::string::npos);
   CHECK(options.find("option name Movement type combo default step var step var slide\n") != std::string::npos);
   CHECK(options.find("option name Diagonal Captures type check default false\n") != std::string::npos);

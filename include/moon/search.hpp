@@ -19,6 +19,7 @@
 #include "moon/move.hpp"
 #include "moon/position.hpp"
 #include "moon/score.hpp"
+#include "moon/transposition_table.hpp"
 
 namespace moon {
 
@@ -71,9 +72,11 @@ struct SearchFeatures {
   friend constexpr bool operator==(const SearchFeatures&, const SearchFeatures&) = default;
 };
 
+inline constexpr int max_search_threads = 256;
+
 struct SearchOptions {
-  std::size_t hash_mb = 16;
-  int threads = 1;
+  std::size_t hash_mb = 16;  // TranspositionTable::min_mb to max_mb, at most the machine's memory
+  int threads = 1;           // 1 to max_search_threads (lazy SMP on one shared table)
   SearchFeatures features{};
   EvalWeights evaluation{};  // the evaluation's weights (evaluation.hpp); the defaults are tuned
 };
@@ -85,9 +88,9 @@ class Searcher {
   Searcher(const Searcher&) = delete;
   Searcher& operator=(const Searcher&) = delete;
 
-  // Validates (hash 1..65536 MB and at most the machine's physical memory, threads 1..256); not
-  // while searching. On an error nothing changes. The constructor clamps instead (1 MB when the
-  // size cannot be had).
+  // Validates (hash TranspositionTable::min_mb..max_mb and at most the machine's physical
+  // memory, threads 1..max_search_threads); not while searching. On an error nothing changes.
+  // The constructor clamps instead (1 MB when the size cannot be had).
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
   void clear();                                        // forget the table and history (new game)

@@ -367,10 +367,15 @@ moon_status moon_engine_new(const moon_engine_options* options, moon_engine** ou
     SolveOptions solve;
     if (o.solver_hash_mb) solve.hash_mb = o.solver_hash_mb;
     solve.threads = search.threads;
-    if (o.threads < 0 || o.threads > 256)
-      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: threads must be from 1 to 256 (0: 1)");
-    if (search.hash_mb > 65536 || solve.hash_mb > 65536)
-      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: hash sizes must be from 1 to 65536 MiB (0: default)");
+    // moon.h documents these ranges; one thread count serves both.
+    static_assert(max_search_threads == 256 && max_solve_threads == max_search_threads &&
+                  TranspositionTable::max_mb == 65536 && max_solve_hash_mb == TranspositionTable::max_mb);
+    if (o.threads < 0 || o.threads > max_search_threads)
+      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: threads must be from 1 to " +
+                                                   std::to_string(max_search_threads) + " (0: 1)");
+    if (search.hash_mb > TranspositionTable::max_mb || solve.hash_mb > max_solve_hash_mb)
+      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: hash sizes must be from 1 to " +
+                                                   std::to_string(TranspositionTable::max_mb) + " MiB (0: default)");
     // The solver's table is only made by the first solve: its size is checked now.
     if (const auto fits = check_table_size(solve.hash_mb); !fits)
       return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_new: solver " + fits.error().message);

@@ -53,7 +53,7 @@ int bench_command(Args args) {
       continue;
     }
     if (reader.flag("--threads")) {
-      const auto n = int_value(reader, "--threads", 1, 256);
+      const auto n = int_value(reader, "--threads", 1, max_search_threads);
       if (!n) return usage_error(name, n.error().message);
       options.threads = int(*n);
       continue;

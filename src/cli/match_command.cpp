@@ -169,7 +169,8 @@ int match_command(Args args) {
       number = int_value(reader, "--concurrency", 1, 64);
       if (number) concurrency = *number;
     } else if (reader.flag("--hash")) {
-      number = int_value(reader, "--hash", 1, 65536);
+      number = int_value(reader, "--hash", std::int64_t(TranspositionTable::min_mb),
+                         std::int64_t(TranspositionTable::max_mb));
       if (number) setup.options.hash_mb = std::size_t(*number);
     } else {
       return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");

@@ -38,7 +38,7 @@ Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options) 
     return true;
   }
   if (reader.flag("--threads")) {
-    const auto n = int_value(reader, "--threads", 1, 256);
+    const auto n = int_value(reader, "--threads", 1, max_search_threads);
     if (!n) return n.error();
     options.threads = int(*n);
     return true;

@@ -30,6 +30,7 @@ inline constexpr std::string_view features_help =
     "  PVS or quiescence), optionally followed by ':' and a comma list of +FEATURE / -FEATURE,\n"
     "  FEATURE one of alphabeta, table, captures, killers, history, pvs, quiescence.\n"
     "  Examples: full:-history  plain:+alphabeta\n";
+static_assert(TranspositionTable::max_mb == 65536 && max_search_threads == 256, "engine_options_help states these ranges");
 inline constexpr std::string_view engine_options_help =
     "  --hash MB          transposition table size in MiB (1-65536, at most the machine's\n"
     "                     memory; default 16)\n"

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "moon/memory.hpp"
+#include "moon/search.hpp"
+#include "moon/transposition_table.hpp"
 #include "protocol/words.hpp"
 
 namespace moon::protocol {
@@ -10,8 +13,8 @@ namespace moon::protocol {
 namespace {
 
 // Hash and Threads follow the Searcher's own validation (search.hpp).
-constexpr std::int64_t max_hash_mb = 65536;
-constexpr std::int64_t max_threads = 256;
+constexpr std::int64_t max_hash_mb = TranspositionTable::max_mb;
+constexpr std::int64_t max_threads = max_search_threads;
 constexpr std::int64_t max_move_overhead_ms = 5000;
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -22,10 +25,15 @@ bool same_name(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::int64_t usable_hash_mb() {
+  const std::int64_t memory = std::int64_t(physical_memory_mb());
+  return memory ? std::min(memory, max_hash_mb) : max_hash_mb;
+}
+
 std::string option_declarations() {
   const EngineOptions d;
   return "option name Hash type spin default " + std::to_string(d.hash_mb) + " min 1 max " +
-         std::to_string(max_hash_mb) + "\n" +
+         std::to_string(usable_hash_mb()) + "\n" +
          "option name Threads type spin default " + std::to_string(d.threads) + " min 1 max " +
          std::to_string(max_threads) + "\n" +
          "option name Movement type combo default step var step var slide\n"

@@ -21,6 +21,9 @@ struct EngineOptions {
 
 // The handshake's `option name ... type ... default ...` lines, each ending in '\n'.
 std::string option_declarations();
+// The largest Hash worth declaring: the Searcher's limit, or the machine's memory if less. Set
+// larger (the option accepts up to the Searcher's limit), it is refused with the reason.
+std::int64_t usable_hash_mb();
 
 // The options after `setoption name <name> value <value>`; names and values are matched
 // without regard to case. An unknown name or a value out of range is an error, and then

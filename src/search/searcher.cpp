@@ -14,14 +14,14 @@ namespace moon {
 
 namespace {
 
-constexpr int max_threads = 256;
 
 Expected<bool> validate(const SearchOptions& o) {
   if (o.hash_mb < TranspositionTable::min_mb || o.hash_mb > TranspositionTable::max_mb)
     return Error{"hash size must be from " + std::to_string(TranspositionTable::min_mb) + " to " +
                  std::to_string(TranspositionTable::max_mb) + " MB, not " + std::to_string(o.hash_mb)};
-  if (o.threads < 1 || o.threads > max_threads)
-    return Error{"threads must be from 1 to " + std::to_string(max_threads) + ", not " + std::to_string(o.threads)};
+  if (o.threads < 1 || o.threads > max_search_threads)
+    return Error{"threads must be from 1 to " + std::to_string(max_search_threads) + ", not " +
+                 std::to_string(o.threads)};
   return true;
 }
 
@@ -62,7 +62,7 @@ struct Searcher::Impl {
 Searcher::Searcher(SearchOptions options) : impl_(std::make_unique<Impl>()) {
   // Out-of-range options are brought into range here; set_options() reports them instead.
   options.hash_mb = std::clamp(options.hash_mb, TranspositionTable::min_mb, TranspositionTable::max_mb);
-  options.threads = std::clamp(options.threads, 1, max_threads);
+  options.threads = std::clamp(options.threads, 1, max_search_threads);
   if (!impl_->shared.table.resize(options.hash_mb)) {
     options.hash_mb = TranspositionTable::min_mb;
     (void)impl_->shared.table.resize(options.hash_mb);
