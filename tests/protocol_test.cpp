@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
+#include "moon/solver.hpp"
 #include "protocol/commands.hpp"
 #include "protocol/engine.hpp"
 #include "machine_memory.hpp"
@@ -128,6 +130,8 @@ TEST_CASE("protocol: umi declares the engine and its options, then umiok") {
   CHECK(options.find("option name Hash type spin default 16 min 1 max " + std::to_string(hash_max) + "\n") !=
         std::string::npos);
   CHECK(options.find("option name Threads type spin default 1 min 1 max 256\n") != std::string::npos);
+  CHECK(options.find("option name Solver Hash type spin default 64 min 0 max " + std::to_string(hash_max) + "\n") !=
+        std::string::npos);
   CHECK(options.find("option name Movement type combo default step var step var slide\n") != std::string::npos);
   CHECK(options.find("option name Diagonal Captures type check default false\n") != std::string::npos);
   CHECK(options.find("option name Clock Limit type spin default 20 min 1 max 255\n") != std::string::npos);
@@ -192,12 +196,14 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
       "go depth", "go depth 0", "go depth 101", "go depth -1", "go depth 3x", "go depth 99999999999999999999",
       "go nodes 0", "go movetime", "go foo 3", "go depth 3 depth 4", "go infinite depth 3", "go infinite infinite",
       "go perft", "go perft -1", "go perft 256", "go perft 2 depth 2", "go xinc 10 xtime", "go xinc 10",
+      "go solve depth 3", "go depth 3 solve", "go solve solve", "go infinite solve", "go perft 2 solve", "go solve 3",
       "go xtime 1000",  // o is to move and its clock is missing
       "setoption", "setoption Hash value 1", "setoption name", "setoption name value 3", "setoption name Hash",
       "setoption name Hash value", "setoption name Hash value 0", "setoption name Hash value 65537",
       "setoption name Hash value big", "setoption name Threads value 0", "setoption name Movement value fly",
       "setoption name Diagonal Captures value yes", "setoption name Clock Limit value 0",
       "setoption name Clock Limit value 256", "setoption name Colour value red", "setoption name Move Overhead value -1",
+      "setoption name Solver Hash value -1", "setoption name Solver Hash value 65537", "setoption name Solver Hash",
       std::string("go \x01\x02 depth 3"), std::string("pos\xffition startpos"), std::string(1, '\0'),
   };
   for (const std::string& line : bad) {
@@ -284,6 +290,18 @@ TEST_CASE("protocol: a Hash above the machine's memory is refused with one error
   for (const std::string& line : searched) depths += info_depth(line, after({"b4"})) > 0;
   CHECK(depths == 3);
   CHECK(s.send("setoption name Hash value 4").empty());  // a size that fits is still taken
+
+  // The solver's table: refused before its first solve (the size is only checked then) and after.
+  for (int solves = 0; solves < 2; ++solves) {
+    const auto refused = s.send("setoption name Solver Hash value " + std::to_string(over));
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0] == "info string error: " + test::over_memory_message(over));
+    s.send("position fen 4x/5/xo2o/3x1/2x2 x");
+    const auto solved = s.send("go solve");
+    REQUIRE(solved.size() >= 2);
+    CHECK(solved[solved.size() - 2].rfind("info solve value win distance 13 ", 0) == 0);
+  }
+  CHECK(s.send("setoption name Solver Hash value 8").empty());
 }
 
 TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {
@@ -426,6 +444,110 @@ TEST_CASE("protocol: a long perft is stopped by stop") {
   CHECK(out.back().rfind("info string perft stopped", 0) == 0);
 }
 
+namespace {
+
+// The fields of `info solve value V distance D nodes N time T`, checked for form.
+struct SolveLine {
+  std::string value;
+  int distance = -1;
+};
+std::optional<SolveLine> solve_line(const std::string& line) {
+  const auto words = split_words(line);
+  if (words.size() != 10 || words[0] != "info" || words[1] != "solve" || words[2] != "value" ||
+      words[4] != "distance" || words[6] != "nodes" || words[8] != "time")
+    return std::nullopt;
+  if (!is_number(words[5]) || !is_number(words[7]) || !is_number(words[9])) return std::nullopt;
+  return SolveLine{std::string(words[3]), std::stoi(std::string(words[5]))};
+}
+
+}  // namespace
+
+TEST_CASE("protocol: go solve proves the value and the distance, as the Solver does, under the rules in force") {
+  Session s;
+  struct Case {
+    std::vector<std::string> setup;
+    std::string fen;
+    Rules rules;
+  };
+  const Rules diagonal{Movement::step, CaptureLines::orthogonal_and_diagonal, 20};
+  const std::vector<Case> cases = {
+      {{}, "4x/5/xo2o/3x1/2x2 x", Rules{}},                                  // a win in 13
+      {{}, "5/2o1x/3o1/o4/x1o2 x", Rules{}},                                 // a loss
+      {{}, "5/1x2o/2o2/5/3x1 x", Rules{}},                                   // a draw
+      {{"setoption name Diagonal Captures value true"}, "4x/5/xo2o/3x1/2x2 x", diagonal},
+      {{"setoption name Threads value 2"}, "1x1x1/4x/1x3/ox1ox/2o2 x", diagonal},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.fen);
+    for (const std::string& line : c.setup) CHECK(s.send(line).empty());
+    s.send("position fen " + c.fen);
+    const auto out = s.send("go solve");
+    REQUIRE(out.size() >= 2);
+    for (std::size_t i = 0; i + 2 < out.size(); ++i) CHECK(out[i].rfind("info string solve: ", 0) == 0);
+    const auto line = solve_line(out[out.size() - 2]);
+    REQUIRE_MESSAGE(line.has_value(), out[out.size() - 2]);
+
+    const Position pos = *parse_position(c.fen, c.rules);
+    Solver solver;
+    const auto expected = solver.solve(pos);
+    REQUIRE(expected.has_value());
+    CHECK(line->value == to_string(expected->outcome));
+    CHECK(line->distance == expected->plies);
+    // The best move is legal and keeps the value: one ply less to the same end.
+    REQUIRE(out.back().rfind("bestmove ", 0) == 0);
+    const auto best = parse_move(out.back().substr(9), pos);
+    REQUIRE(best.has_value());
+    const auto child = solver.solve(pos.after(*best));
+    REQUIRE(child.has_value());
+    CHECK(child->plies == expected->plies - 1);
+    const Outcome mirrored = expected->outcome == Outcome::win    ? Outcome::loss
+                             : expected->outcome == Outcome::loss ? Outcome::win
+                                                                  : Outcome::draw;
+    CHECK(child->outcome == mirrored);
+  }
+  // A game that is over: its value, distance 0 and no move.
+  s.send("position fen 5/5/5/5/x1o2 x");
+  const auto over = s.send("go solve");
+  REQUIRE(over.size() >= 2);
+  const auto line = solve_line(over[over.size() - 2]);
+  REQUIRE(line.has_value());
+  CHECK(line->value == "draw");
+  CHECK(line->distance == 0);
+  CHECK(over.back() == "bestmove (none)");
+}
+
+TEST_CASE("protocol: a solve out of reach is ended by stop; options wait for it; the engine goes on") {
+  Session s;
+  s.handle("go solve");  // the start position under the default rules
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  s.take();
+  s.handle("setoption name Solver Hash value 8");
+  s.handle("go solve");
+  s.handle("isready");
+  auto meanwhile = s.take();
+  REQUIRE(meanwhile.size() >= 3);
+  std::vector<std::string> errors, others;
+  for (const auto& line : meanwhile)
+    if (is_error(line)) errors.push_back(line);
+    else if (line.rfind("info string solve: ", 0) != 0) others.push_back(line);
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0] == "info string error: setoption name Solver Hash is not allowed while a search runs; send stop first");
+  CHECK(errors[1] == "info string error: go is not allowed while a search runs; send stop first");
+  CHECK(others == std::vector<std::string>{"readyok"});
+  s.handle("stop");
+  const auto stopped = s.take();
+  REQUIRE(stopped.size() >= 2);
+  CHECK(stopped[stopped.size() - 2] == "info string the solve was stopped before the proof was complete");
+  CHECK(stopped.back() == "bestmove (none)");
+  // Idle again: the option is taken and the next solve runs to its end.
+  CHECK(s.send("setoption name Solver Hash value 8").empty());
+  s.send("position fen 4x/5/xo2o/3x1/2x2 x");
+  const auto solved = s.send("go solve");
+  REQUIRE(solved.size() >= 2);
+  CHECK(solved[solved.size() - 2].rfind("info solve value win distance 13 ", 0) == 0);
+  CHECK(s.send("uminewgame").empty());
+}
+
 TEST_CASE("protocol: search limits from the clocks keep the move overhead back") {
   const auto go = [](std::vector<std::string_view> words) {
     const auto g = parse_go(words);
@@ -467,7 +589,7 @@ TEST_CASE("protocol: random lines never break the engine; its position stays val
   const std::vector<std::string> vocabulary = {
       "umi", "isready", "setoption", "name", "value", "Hash", "Threads", "Clock", "Limit", "Movement", "slide",
       "step", "Diagonal", "Captures", "true", "uminewgame", "position", "startpos", "fen", "moves", "go", "depth",
-      "nodes", "movetime", "xtime", "otime", "xinc", "oinc", "infinite", "perft", "stop", "d", "0", "1", "2", "3",
+      "nodes", "movetime", "xtime", "otime", "xinc", "oinc", "infinite", "perft", "solve", "stop", "d", "0", "1", "2", "3",
       "20", "-1", "99999999999999999999", "b4", "c4", "c3", "a1a2", "b3c3", "0000", "5/5/5/5/5", "x", "o", "12",
       "1ooox/1o1xo/3x1/ox1xx/ooxxx", "oo3/5/5/5/3xx", "", "\t", "\x01", "\xff", "é"};
 #ifdef MOON_SANITIZE_BUILD

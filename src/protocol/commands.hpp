@@ -26,14 +26,16 @@ struct GoCommand {
   std::array<std::optional<std::int64_t>, 2> time_ms{}, increment_ms{};
   bool infinite = false;
   std::optional<int> perft_depth;  // `go perft D`
+  bool solve = false;              // `go solve`
 
   bool uses_clock() const { return time_ms[0] || time_ms[1]; }
   // Time is short, so a forced move should be played at once rather than searched.
   bool timed() const { return uses_clock() || movetime_ms > 0; }
 };
 
-// `[depth D] [nodes N] [movetime MS] [xtime MS otime MS xinc MS oinc MS] [infinite]` or
-// `perft D` (the words after `go`). Each keyword at most once; `infinite` and `perft` stand alone.
+// `[depth D] [nodes N] [movetime MS] [xtime MS otime MS xinc MS oinc MS] [infinite]`, `perft D`
+// or `solve` (the words after `go`). Each keyword at most once; `infinite`, `perft` and `solve`
+// stand alone.
 Expected<GoCommand> parse_go(Words words);
 
 // The search limits for the side to move. The move overhead is kept back from its clock, its

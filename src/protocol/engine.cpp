@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "moon/display.hpp"
+#include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
@@ -73,6 +74,12 @@ std::string info_line(const SearchInfo& info) {
   }
   text += '\n';
   return text;
+}
+
+// The `info solve` line of a finished solve (docs/PROTOCOL.md).
+std::string solve_line(const SolveResult& result) {
+  return "info solve value " + std::string(to_string(result.outcome)) + " distance " + std::to_string(result.plies) +
+         " nodes " + std::to_string(result.nodes) + " time " + std::to_string(result.time_ms) + "\n";
 }
 
 std::string rules_text(const Rules& rules) {
@@ -160,11 +167,12 @@ void Engine::stop() {
     stop_requested_ = true;
   }
   wake_.notify_all();
-  // Searcher::stop() is not remembered while no search runs, and the worker may not have
-  // started its search yet: repeat it until the worker is done.
+  // Searcher::stop() and Solver::stop() are not remembered while nothing runs, and the worker
+  // may not have started yet: repeat them until the worker is done.
   std::unique_lock lock(wake_mutex_);
   while (!worker_done_) {
     searcher_.stop();
+    if (solver_) solver_->stop();
     wake_.wait_for(lock, std::chrono::milliseconds(1), [&] { return worker_done_.load(); });
   }
   lock.unlock();
@@ -244,13 +252,21 @@ void Engine::set_option(Words args) {
   const auto next = protocol::set_option(options_, join(name), join(Words(value_at + 1, args.end())));
   if (!next) return send_error(next.error().message);
 
-  if (next->hash_mb != options_.hash_mb || next->threads != options_.threads) {
-    if (busy())
-      return send_error("setoption name " + join(name) + " is not allowed while a search runs; send stop first");
+  // One option changes per setoption: nothing to undo when the one change is refused.
+  const bool search_table = next->hash_mb != options_.hash_mb || next->threads != options_.threads;
+  const bool solver_table = next->solver_hash_mb != options_.solver_hash_mb;
+  if ((search_table || solver_table) && busy())
+    return send_error("setoption name " + join(name) + " is not allowed while a search runs; send stop first");
+  if (search_table) {
     SearchOptions search = searcher_.options();
     search.hash_mb = next->hash_mb;
     search.threads = next->threads;
     if (const auto ok = searcher_.set_options(search); !ok) return send_error(ok.error().message);
+  }
+  if (solver_table) {
+    // The solver's table is made by the first `go solve`; until then its size is only checked.
+    const auto ok = solver_ ? solver_->set_options(solver_options(*next)) : check_table_size(next->solver_hash_mb);
+    if (!ok) return send_error(ok.error().message);
   }
   if (next->rules != options_.rules) {
     std::vector<std::string_view> words(position_words_.begin(), position_words_.end());
@@ -270,6 +286,7 @@ void Engine::set_option(Words args) {
 void Engine::new_game(Words args) {
   if (!args.empty()) return send_error("uminewgame takes no arguments (got " + quoted(join(args)) + ")");
   searcher_.clear();
+  if (solver_) solver_->clear();
 }
 
 void Engine::position(Words args) {
@@ -283,6 +300,7 @@ void Engine::go(Words args) {
   const auto command = parse_go(args);
   if (!command) return send_error("go: " + command.error().message);
   if (command->perft_depth) return start_perft(*command->perft_depth);
+  if (command->solve) return start_solve();
   start_search(*command);
 }
 
@@ -341,6 +359,38 @@ void Engine::start_perft(int depth) {
     } catch (const std::exception& e) {
       finish(std::string("info string error: perft failed: ") + e.what() + "\n");
     }
+  });
+}
+
+SolveOptions Engine::solver_options(const EngineOptions& options) {
+  SolveOptions solve;
+  solve.hash_mb = options.solver_hash_mb;
+  solve.threads = options.threads;
+  solve.progress = [this](const std::string& text) { send("info string solve: " + text + "\n"); };
+  return solve;
+}
+
+void Engine::start_solve() {
+  if (!solver_) {
+    // The constructor would fall back to no table on a size it cannot have: check first.
+    if (const auto fits = check_table_size(options_.solver_hash_mb); !fits)
+      return send_error("go solve: " + fits.error().message);
+    solver_ = std::make_unique<Solver>(solver_options(options_));
+  } else if (const auto ok = solver_->set_options(solver_options(options_)); !ok) {
+    return send_error("go solve: " + ok.error().message);
+  }
+  stop_requested_ = false;
+  worker_done_ = false;
+  worker_ = std::thread([this, pos = position_] {
+    std::string last;
+    try {
+      const auto result = solver_->solve(pos);
+      if (!result) last = "info string " + result.error().message + "\nbestmove (none)\n";
+      else last = solve_line(*result) + "bestmove " + (result->best.is_null() ? "(none)" : to_string(result->best)) + "\n";
+    } catch (const std::exception& e) {
+      last = std::string("info string error: solve failed: ") + e.what() + "\nbestmove (none)\n";
+    }
+    finish(last);
   });
 }
 

@@ -1,6 +1,6 @@
 // `moon protocol`: a UCI-style line protocol over a pair of streams (docs/PROTOCOL.md).
 //
-// Commands are read and answered on the calling thread; a search or a perft runs on one
+// Commands are read and answered on the calling thread; a search, a solve or a perft runs on one
 // worker thread, so that `isready`, `stop`, `d` and `quit` are answered while it runs, and
 // `position` and the rule options set up the next search. Every
 // line written is whole and flushed: output from the two threads never interleaves within a
@@ -11,6 +11,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <istream>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -20,6 +21,7 @@
 
 #include "moon/position.hpp"
 #include "moon/search.hpp"
+#include "moon/solver.hpp"
 #include "protocol/commands.hpp"
 #include "protocol/options.hpp"
 #include "protocol/words.hpp"
@@ -43,7 +45,7 @@ class Engine {
   // Answers one line (without its newline); false after `quit`.
   bool handle(std::string_view line);
 
-  // Waits until the running search or perft ends by itself (tests; never returns for
+  // Waits until the running search, solve or perft ends by itself (tests; never returns for
   // `go infinite` without a `stop`).
   void wait();
 
@@ -63,6 +65,8 @@ class Engine {
   void display(Words args);
   void start_search(const GoCommand& go);
   void start_perft(int depth);
+  void start_solve();
+  SolveOptions solver_options(const EngineOptions& options);  // its progress goes to `info string`
 
   std::ostream& out_;
   std::mutex out_mutex_;
@@ -71,6 +75,7 @@ class Engine {
   std::vector<std::string> position_words_{"startpos"};  // replayed when a rule option changes
   Position position_;
   Searcher searcher_;
+  std::unique_ptr<Solver> solver_;  // made by the first `go solve` (its table is large)
 
   std::thread worker_;
   std::atomic<bool> worker_done_{true};

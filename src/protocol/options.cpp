@@ -5,6 +5,7 @@
 
 #include "moon/memory.hpp"
 #include "moon/search.hpp"
+#include "moon/solver.hpp"
 #include "moon/transposition_table.hpp"
 #include "protocol/words.hpp"
 
@@ -14,7 +15,9 @@ namespace {
 
 // Hash and Threads follow the Searcher's own validation (search.hpp).
 constexpr std::int64_t max_hash_mb = TranspositionTable::max_mb;
+constexpr std::int64_t max_solver_hash_mb = max_solve_hash_mb;
 constexpr std::int64_t max_threads = max_search_threads;
+static_assert(max_solve_threads == max_search_threads, "Threads serves the search and the solver");
 constexpr std::int64_t max_move_overhead_ms = 5000;
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -25,17 +28,19 @@ bool same_name(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::int64_t usable_hash_mb() {
+std::int64_t usable_hash_mb(std::int64_t limit) {
   const std::int64_t memory = std::int64_t(physical_memory_mb());
-  return memory ? std::min(memory, max_hash_mb) : max_hash_mb;
+  return memory ? std::min(memory, limit) : limit;
 }
 
 std::string option_declarations() {
   const EngineOptions d;
   return "option name Hash type spin default " + std::to_string(d.hash_mb) + " min 1 max " +
-         std::to_string(usable_hash_mb()) + "\n" +
+         std::to_string(usable_hash_mb(max_hash_mb)) + "\n" +
          "option name Threads type spin default " + std::to_string(d.threads) + " min 1 max " +
          std::to_string(max_threads) + "\n" +
+         "option name Solver Hash type spin default " + std::to_string(d.solver_hash_mb) + " min 0 max " +
+         std::to_string(usable_hash_mb(max_solver_hash_mb)) + "\n" +
          "option name Movement type combo default step var step var slide\n"
          "option name Diagonal Captures type check default false\n"
          "option name Clock Limit type spin default " + std::to_string(d.rules.clock_limit) + " min " +
@@ -53,6 +58,10 @@ Expected<EngineOptions> set_option(const EngineOptions& current, std::string_vie
     const auto mb = number("Hash", 1, max_hash_mb);
     if (!mb) return mb.error();
     next.hash_mb = std::size_t(*mb);
+  } else if (same_name(name, "Solver Hash")) {
+    const auto mb = number("Solver Hash", 0, max_solver_hash_mb);
+    if (!mb) return mb.error();
+    next.solver_hash_mb = std::size_t(*mb);
   } else if (same_name(name, "Threads")) {
     const auto n = number("Threads", 1, max_threads);
     if (!n) return n.error();
@@ -75,7 +84,7 @@ Expected<EngineOptions> set_option(const EngineOptions& current, std::string_vie
     next.move_overhead_ms = *ms;
   } else {
     return Error{"unknown option " + quoted(name) +
-                 " (options: Hash, Threads, Movement, Diagonal Captures, Clock Limit, Move Overhead)"};
+                 " (options: Hash, Threads, Solver Hash, Movement, Diagonal Captures, Clock Limit, Move Overhead)"};
   }
   return next;
 }

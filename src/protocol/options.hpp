@@ -13,7 +13,8 @@ namespace moon::protocol {
 
 struct EngineOptions {
   std::size_t hash_mb = 16;            // Hash: the search's transposition table, MiB
-  int threads = 1;                     // Threads: search threads
+  int threads = 1;                     // Threads: search and solver threads
+  std::size_t solver_hash_mb = 64;     // Solver Hash: the solver's table (`go solve`), MiB
   Rules rules{};                       // Movement, Diagonal Captures, Clock Limit
   std::int64_t move_overhead_ms = 30;  // Move Overhead: kept back from the clock for I/O latency
   friend bool operator==(const EngineOptions&, const EngineOptions&) = default;
@@ -21,9 +22,10 @@ struct EngineOptions {
 
 // The handshake's `option name ... type ... default ...` lines, each ending in '\n'.
 std::string option_declarations();
-// The largest Hash worth declaring: the Searcher's limit, or the machine's memory if less. Set
-// larger (the option accepts up to the Searcher's limit), it is refused with the reason.
-std::int64_t usable_hash_mb();
+// The largest table size worth declaring: `limit` (the Searcher's or the Solver's), or the
+// machine's memory if less. Set larger (the options accept up to `limit`), a size is refused with
+// the reason.
+std::int64_t usable_hash_mb(std::int64_t limit);
 
 // The options after `setoption name <name> value <value>`; names and values are matched
 // without regard to case. An unknown name or a value out of range is an error, and then
