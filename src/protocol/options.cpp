@@ -26,12 +26,15 @@ bool same_name(std::string_view a, std::string_view b) {
   });
 }
 
-}  // namespace
-
+// The largest table size worth declaring: `limit` (the Searcher's or the Solver's), or the
+// machine's memory if less. Set larger (the options accept up to `limit`), a size is refused
+// with the reason.
 std::int64_t usable_hash_mb(std::int64_t limit) {
   const std::int64_t memory = std::int64_t(physical_memory_mb());
   return memory ? std::min(memory, limit) : limit;
 }
+
+}  // namespace
 
 std::string option_declarations() {
   const EngineOptions d;

@@ -22,10 +22,6 @@ struct EngineOptions {
 
 // The handshake's `option name ... type ... default ...` lines, each ending in '\n'.
 std::string option_declarations();
-// The largest table size worth declaring: `limit` (the Searcher's or the Solver's), or the
-// machine's memory if less. Set larger (the options accept up to `limit`), a size is refused with
-// the reason.
-std::int64_t usable_hash_mb(std::int64_t limit);
 
 // The options after `setoption name <name> value <value>`; names and values are matched
 // without regard to case. An unknown name or a value out of range is an error, and then
