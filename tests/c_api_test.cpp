@@ -363,3 +363,40 @@ TEST_CASE("C API: stop from the search's own callback") {
   CHECK(result.depth >= 2);
   CHECK(result.depth <= 3);
 }
+
+TEST_CASE("C API: a solve with progress reports, the same result, and a stop from its own callback") {
+  EngineHandle engine;
+  REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("4x/5/xo2o/3x1/2x2 x", nullptr, &pos.p) == MOON_OK);  // a win in 13
+  struct Reports {
+    std::vector<std::string> lines;
+  } reports;
+  const moon_solve_callback record = [](const char* progress, void* user) {
+    static_cast<Reports*>(user)->lines.emplace_back(progress);
+  };
+  moon_solve_result with, without;
+  REQUIRE(moon_engine_solve_with_progress(engine.e, pos.p, record, &reports, &with) == MOON_OK);
+  REQUIRE(!reports.lines.empty());  // the first report comes at the start
+  for (const auto& line : reports.lines) CHECK(contains(line.c_str(), " nodes, "));
+  CHECK(with.outcome == MOON_OUTCOME_WIN);
+  CHECK(with.plies == 13);
+
+  // Without a callback, nothing is reported (the last one is not kept) and the result is the same.
+  const std::size_t reported = reports.lines.size();
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &without) == MOON_OK);
+  CHECK(reports.lines.size() == reported);
+  CHECK(without.outcome == with.outcome);
+  CHECK(without.plies == with.plies);
+  REQUIRE(moon_engine_solve_with_progress(engine.e, pos.p, nullptr, nullptr, &without) == MOON_OK);
+  CHECK(without.plies == with.plies);
+
+  // The start position is far out of reach: the callback's stop ends the solve at its first report.
+  PositionHandle start;
+  REQUIRE(moon_position_new(nullptr, &start.p) == MOON_OK);
+  const moon_solve_callback stop_at_once = [](const char*, void* user) { moon_engine_stop(static_cast<moon_engine*>(user)); };
+  CHECK(moon_engine_solve_with_progress(engine.e, start.p, stop_at_once, engine.e, &without) == MOON_ERROR_STOPPED);
+  CHECK(contains(moon_last_error(), "moon_engine_solve_with_progress: "));
+  CHECK(moon_engine_solve_with_progress(nullptr, start.p, nullptr, nullptr, &without) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_engine_solve_with_progress(engine.e, start.p, nullptr, nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+}

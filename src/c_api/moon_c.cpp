@@ -193,6 +193,46 @@ moon_status busy(const char* function) {
   return fail(MOON_ERROR_BUSY, std::string(function) + ": the engine is already searching or solving");
 }
 
+moon_status solve(const char* function, moon_engine* engine, const moon_position* position,
+                  moon_solve_callback callback, void* user_data, moon_solve_result* out) {
+  return guarded([&] {
+    if (!engine) return null_argument(function, "engine");
+    if (!position) return null_argument(function, "position");
+    if (!out) return null_argument(function, "out");
+    Run run(*engine, moon_engine::solving);
+    if (!run.acquired()) return busy(function);
+    SolveOptions options = engine->solve_options;
+    // Every solve sets the callback afresh (none: no reports), so none outlives its call.
+    if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
+    Solver* solver = engine->solver.load();
+    if (!solver) {
+      // Without a table first: the constructor would quietly go without one it cannot have,
+      // set_options() says so.
+      SolveOptions none = options;
+      none.hash_mb = 0;
+      auto made = std::make_unique<Solver>(none);
+      if (const auto ok = made->set_options(options); !ok)
+        return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + ok.error().message);
+      solver = made.release();
+      engine->solver = solver;
+    } else if (const auto ok = solver->set_options(options); !ok) {  // the same size: only the callback changes
+      return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);
+    }
+    const auto result = solver->solve(position->value);
+    if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
+    moon_solve_result r{};
+    r.outcome = result->outcome == Outcome::win    ? MOON_OUTCOME_WIN
+                : result->outcome == Outcome::loss ? MOON_OUTCOME_LOSS
+                                                   : MOON_OUTCOME_DRAW;
+    r.plies = result->plies;
+    set_field(r.best_move, result->best.is_null() ? "" : to_string(result->best));
+    r.nodes = result->nodes;
+    r.time_ms = result->time_ms;
+    *out = r;
+    return MOON_OK;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -437,37 +477,12 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
 }
 
 moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out) {
-  return guarded([&] {
-    if (!engine) return null_argument("moon_engine_solve", "engine");
-    if (!position) return null_argument("moon_engine_solve", "position");
-    if (!out) return null_argument("moon_engine_solve", "out");
-    Run run(*engine, moon_engine::solving);
-    if (!run.acquired()) return busy("moon_engine_solve");
-    Solver* solver = engine->solver.load();
-    if (!solver) {
-      // Without a table first: the constructor would quietly go without one it cannot have,
-      // set_options() says so.
-      SolveOptions none = engine->solve_options;
-      none.hash_mb = 0;
-      auto made = std::make_unique<Solver>(none);
-      if (const auto ok = made->set_options(engine->solve_options); !ok)
-        return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_solve: " + ok.error().message);
-      solver = made.release();
-      engine->solver = solver;
-    }
-    const auto result = solver->solve(position->value);
-    if (!result) return fail(MOON_ERROR_STOPPED, "moon_engine_solve: " + result.error().message);
-    moon_solve_result r{};
-    r.outcome = result->outcome == Outcome::win    ? MOON_OUTCOME_WIN
-                : result->outcome == Outcome::loss ? MOON_OUTCOME_LOSS
-                                                   : MOON_OUTCOME_DRAW;
-    r.plies = result->plies;
-    set_field(r.best_move, result->best.is_null() ? "" : to_string(result->best));
-    r.nodes = result->nodes;
-    r.time_ms = result->time_ms;
-    *out = r;
-    return MOON_OK;
-  });
+  return solve("moon_engine_solve", engine, position, nullptr, nullptr, out);
+}
+
+moon_status moon_engine_solve_with_progress(moon_engine* engine, const moon_position* position,
+                                            moon_solve_callback callback, void* user_data, moon_solve_result* out) {
+  return solve("moon_engine_solve_with_progress", engine, position, callback, user_data, out);
 }
 
 moon_status moon_engine_stop(moon_engine* engine) {
