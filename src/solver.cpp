@@ -49,6 +49,14 @@ Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
   if (!impl_->table.resize(impl_->options.hash_mb)) impl_->options.hash_mb = 0;
 }
 
+Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options) {
+  SolveOptions without_table = options;
+  without_table.hash_mb = 0;
+  auto solver = std::make_unique<Solver>(std::move(without_table));
+  if (auto ok = solver->set_options(std::move(options)); !ok) return ok.error();
+  return solver;
+}
+
 Solver::~Solver() = default;
 
 Expected<bool> Solver::set_options(SolveOptions options) {

@@ -519,6 +519,14 @@ TEST_CASE("Solver: options are validated") {
   CHECK_FALSE(solver.set_options(SolveOptions{1, 0, true, {}}).has_value());
   CHECK_FALSE(solver.set_options(SolveOptions{1, max_solve_threads + 1, true, {}}).has_value());
   CHECK(solver.set_options(SolveOptions{1, 2, true, {}}).has_value());
+  // create() validates the same way, and makes the solver with exactly the options given.
+  CHECK_FALSE(Solver::create(SolveOptions{1, 0, true, {}}).has_value());
+  CHECK_FALSE(Solver::create(SolveOptions{max_solve_hash_mb + 1, 1, true, {}}).has_value());
+  const auto made = Solver::create(SolveOptions{1, 2, true, {}});
+  REQUIRE(made.has_value());
+  const auto solved = made.value()->solve(*parse_position("xx3/5/5/5/4o o"));
+  REQUIRE(solved.has_value());
+  CHECK(solved->plies == 0);
   CHECK(to_string(Outcome::win) == "win");
   CHECK(to_string(Outcome::draw) == "draw");
   CHECK(to_string(Outcome::loss) == "loss");
@@ -624,4 +632,8 @@ TEST_CASE("a hash size above the machine's memory is refused; the table and the 
   const auto ok = without.set_options(SolveOptions{over, 1, true, {}});
   REQUIRE_FALSE(ok.has_value());
   CHECK(ok.error().message == test::over_memory_message(over));
+  // Solver::create() says it at once instead.
+  const auto not_made = Solver::create(SolveOptions{over, 1, true, {}});
+  REQUIRE_FALSE(not_made.has_value());
+  CHECK(not_made.error().message == test::over_memory_message(over));
 }

@@ -50,6 +50,10 @@ struct SolveOptions {
 class Solver {
  public:
   explicit Solver(SolveOptions options = {});
+  // A solver with exactly these options, or the error set_options() gives for them (a size
+  // above the machine's memory, or one that cannot be had, included), where the constructor
+  // would clamp them and go without the table.
+  static Expected<std::unique_ptr<Solver>> create(SolveOptions options);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

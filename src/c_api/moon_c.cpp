@@ -206,14 +206,9 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
     if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
     Solver* solver = engine->solver.load();
     if (!solver) {
-      // Without a table first: the constructor would quietly go without one it cannot have,
-      // set_options() says so.
-      SolveOptions none = options;
-      none.hash_mb = 0;
-      auto made = std::make_unique<Solver>(none);
-      if (const auto ok = made->set_options(options); !ok)
-        return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + ok.error().message);
-      solver = made.release();
+      auto made = Solver::create(options);
+      if (!made) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + made.error().message);
+      solver = std::move(made).value().release();
       engine->solver = solver;
     } else if (const auto ok = solver->set_options(options); !ok) {  // the same size: only the callback changes
       return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);

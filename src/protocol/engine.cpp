@@ -372,10 +372,9 @@ SolveOptions Engine::solver_options(const EngineOptions& options) {
 
 void Engine::start_solve() {
   if (!solver_) {
-    // The constructor would fall back to no table on a size it cannot have: check first.
-    if (const auto fits = check_table_size(options_.solver_hash_mb); !fits)
-      return send_error("go solve: " + fits.error().message);
-    solver_ = std::make_unique<Solver>(solver_options(options_));
+    auto made = Solver::create(solver_options(options_));
+    if (!made) return send_error("go solve: " + made.error().message);
+    solver_ = std::move(made).value();
   } else if (const auto ok = solver_->set_options(solver_options(options_)); !ok) {
     return send_error("go solve: " + ok.error().message);
   }
