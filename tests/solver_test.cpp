@@ -204,6 +204,46 @@ TEST_CASE("solve values: the scale and the child threshold agree with the defini
       for (SolveValue c : values) CHECK((from_child(c) >= b) == (c < child_beta(b)));
 }
 
+TEST_CASE("progress describes what is known of the value, with distances only where they are known") {
+  CHECK(describe_bounds(win_in(28), win_in(28)) == "value win in 28 plies");
+  CHECK(describe_bounds(win_in(1), win_in(1)) == "value win in 1 ply");
+  CHECK(describe_bounds(win_in(40), win_in(28)) == "value win in 28 to 40 plies");
+  CHECK(describe_bounds(17, win_in(28)) == "value win in 28 or more plies");  // a whole-game "won?" answer
+  CHECK(describe_bounds(loss_in(12), loss_in(20)) == "value loss in 12 to 20 plies");
+  CHECK(describe_bounds(loss_in(12), -17) == "value loss in 12 or more plies");
+  CHECK(describe_bounds(loss_in(2), loss_in(2)) == "value loss in 2 plies");
+  CHECK(describe_bounds(0, 0) == "value draw");
+  CHECK(describe_bounds(-16, 16) == "value draw");  // "not lost" and "not won", fail-soft
+  CHECK(describe_bounds(loss_in(24), win_in(24)) == "value between loss in 24 and win in 24");
+  CHECK(describe_bounds(0, win_in(23)) == "value between draw and win in 23");
+  CHECK(describe_bounds(loss_in(20), 16) == "value between loss in 20 and draw");
+  CHECK(describe_bounds(-5, win_in(3)) == "value between draw and win in 3");
+
+  // A real solve: a win in 20 whose whole-game probe proves the win before its distance. Every
+  // step's line names only real distances, and the last one the result.
+  const Position pos = *parse_position("5/2o2/3x1/2x2/1ox2 x");
+  SolveTable table(16);
+  std::atomic<bool> stop{false};
+  SolveSearch<Variant<false, false>> search(table, stop);
+  std::vector<std::string> lines;
+  SolveResult result;
+  REQUIRE(search.solve(pos, true, result, [&](const std::string& line) { lines.push_back(line); }));
+  REQUIRE(result.outcome == Outcome::win);
+  REQUIRE(result.plies == 20);
+  REQUIRE(!lines.empty());
+  CHECK(lines.back() == "decided within 20 plies? value win in 20 plies");
+  const bool open_ended = std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.ends_with("or more plies");
+  });
+  CHECK(open_ended);
+  for (const std::string& line : lines) {
+    INFO(line);
+    // No distance read off a bound in the gap around the draw (it would show as "in 29983").
+    CHECK(line.find("win in 29") == std::string::npos);
+    CHECK(line.find("loss in 29") == std::string::npos);
+  }
+}
+
 TEST_CASE("capture targets and destinations agree with the move generator") {
   std::mt19937_64 rng(5);
   for (int i = 0; i < 3000; ++i) {

@@ -213,7 +213,7 @@ class SolveSearch {
           narrow(win ? win_in(most - 1) : loss_in(most));
         }
         if (aborted_) return false;
-        say(describe(lower, upper));
+        say(describe_bounds(lower, upper));
       }
     } else {
       std::uint64_t deepening_nodes = 0, whole_game_budget = 4096;
@@ -237,7 +237,7 @@ class SolveSearch {
           if (aborted_) return false;
           if (!done) whole_game_budget *= 2;
         }
-        say("decided within " + std::to_string(d) + (d == 1 ? " ply? " : " plies? ") + describe(lower, upper));
+        say("decided within " + std::to_string(d) + (d == 1 ? " ply? " : " plies? ") + describe_bounds(lower, upper));
       }
     }
     out.outcome = lower > 0 ? Outcome::win : upper < 0 ? Outcome::loss : Outcome::draw;
@@ -289,13 +289,6 @@ class SolveSearch {
       else if (shared_ && shared_->answers(probe_beta_)) aborted_ = out_of_budget_ = true;
     }
     if (nodes_ >= limit_ && !aborted_) aborted_ = out_of_budget_ = true;
-  }
-
-  static std::string describe(SolveValue lower, SolveValue upper) {
-    const auto text = [](SolveValue v) {
-      return v > 0 ? "win in " + std::to_string(plies_of(v)) : v < 0 ? "loss in " + std::to_string(plies_of(v)) : "draw";
-    };
-    return "value between " + text(lower) + " and " + text(upper);
   }
 
   // The keys of pos in the table: the exact position's, and the board's (clock left out). Both

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace moon {
 
@@ -49,6 +50,33 @@ constexpr int horizon(SolveValue beta) {
   if (beta >= solve_min_win) return solve_win - beta;
   if (beta <= -solve_min_win) return beta + solve_win - 1;  // beta = loss_in(q): not lost within q - 1
   return no_horizon;
+}
+
+// What is known so far of a value proven to lie in [lower, upper], for progress lines: "value
+// win in 28 plies", "value win in 28 or more plies", "value loss in 12 to 20 plies", "value
+// draw", "value between loss in 20 and win in 23". Fail-soft bounds may lie in the empty gap
+// around the draw: a lower bound of 17 says "a win" with no distance, an upper bound of 16 says
+// "not a win", that is at most a draw. They are read as such, never shown as a distance near
+// solve_win.
+inline std::string describe_bounds(SolveValue lower, SolveValue upper) {
+  if (upper > 0 && upper < solve_min_win) upper = 0;    // no value lies in (0, solve_min_win)
+  if (lower < 0 && lower > -solve_min_win) lower = 0;
+  const auto has_distance = [](SolveValue v) { return v >= solve_min_win || v <= -solve_min_win; };
+  const auto plies = [](SolveValue v) { return std::to_string(plies_of(v)); };
+  if (lower > 0 || upper < 0) {
+    // The outcome is known. A win's fewest plies come from its upper bound, a loss's from its
+    // lower one (both have a distance: they bound a real win or loss); the other bound gives
+    // the most plies, if it has a distance.
+    const bool win = lower > 0;
+    const SolveValue fewest = win ? upper : lower, most = win ? lower : upper;
+    std::string text = std::string("value ") + (win ? "win in " : "loss in ") + plies(fewest);
+    if (!has_distance(most)) return text + " or more plies";
+    if (plies_of(most) != plies_of(fewest)) text += " to " + plies(most);
+    return text + (plies_of(most) == 1 ? " ply" : " plies");
+  }
+  if (lower == 0 && upper == 0) return "value draw";
+  const auto text = [&](SolveValue v) { return v == 0 ? std::string("draw") : (v > 0 ? "win in " : "loss in ") + plies(v); };
+  return "value between " + text(lower) + " and " + text(upper);
 }
 
 }  // namespace moon
