@@ -1,4 +1,4 @@
-// The search commands of the built `moon` program: analyze, bench, play (scripted), match.
+// The search commands of the built `moon` program: analyze, bench, play (scripted), solve, match.
 #include <doctest/doctest.h>
 
 
@@ -92,6 +92,69 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(contains(lose.out, "moon plays c2c1 capturing b1"));
   CHECK(contains(lose.out, "moon wins"));
   CHECK(run_moon("play --side z").status == 2);
+}
+
+TEST_CASE("moon solve: value, distance, best move, nodes and time; progress on standard error") {
+  const std::string fen = "4x/5/xo2o/3x1/2x2 x";  // x wins in 13 plies
+  const Run r = run_moon("solve --fen '" + fen + "'");
+  CHECK(r.status == 0);
+  const auto out = lines(r.out);
+  REQUIRE(out.size() == 5);
+  CHECK(out[0] == "value win");
+  CHECK(out[1] == "distance 13");
+  REQUIRE(out[2].rfind("bestmove ", 0) == 0);
+  CHECK(out[3].rfind("nodes ", 0) == 0);
+  CHECK(std::stoull(out[3].substr(6)) > 0);
+  CHECK(out[4].rfind("time_ms ", 0) == 0);
+  const auto err = lines(r.err);
+  REQUIRE(err.size() >= 2);
+  CHECK(err.front().rfind("solve: decided within 1 ply? value between loss in 2 and win in 2 | 0 nodes", 0) == 0);
+  CHECK(err.back().rfind("solve: " + out[3].substr(6) + " nodes in ", 0) == 0);
+
+  // The best move keeps the win one ply closer: after it, o loses in 12 (moves are played first).
+  const std::string best = out[2].substr(9);
+  const Run after = run_moon("solve --quiet --fen '" + fen + "' " + best);
+  CHECK(after.status == 0);
+  CHECK(after.err.empty());
+  const auto after_out = lines(after.out);
+  REQUIRE(after_out.size() == 5);
+  CHECK(after_out[0] == "value loss");
+  CHECK(after_out[1] == "distance 12");
+
+  // Rule flags: with diagonal captures the same board is a win in 5.
+  const auto diagonal = lines(run_moon("solve --quiet --diagonal --fen '" + fen + "'").out);
+  REQUIRE(diagonal.size() == 5);
+  CHECK(diagonal[1] == "distance 5");
+  // Outcome only.
+  const auto outcome = lines(run_moon("solve --quiet --no-distance --fen '" + fen + "'").out);
+  REQUIRE(outcome.size() == 5);
+  CHECK(outcome[0] == "value win");
+  CHECK(outcome[1] == "distance unknown");
+  // A game that is over: distance 0 and no move.
+  const auto over = lines(run_moon("solve --quiet --fen '4o/5/5/2x2/x4 o'").out);
+  REQUIRE(over.size() == 5);
+  CHECK(over[0] == "value loss");
+  CHECK(over[1] == "distance 0");
+  CHECK(over[2] == "bestmove none");
+
+  // A large table is announced while it is made, and how long that took.
+  const Run large = run_moon("solve --hash 256 --fen 'xo3/5/5/5/3ox x 0 0 14 1'");
+  CHECK(large.status == 0);
+  const auto large_err = lines(large.err);
+  REQUIRE(large_err.size() >= 2);
+  CHECK(large_err[0] == "solve: making the 256 MiB table");
+  CHECK(large_err[1].rfind("solve: table made in ", 0) == 0);
+  CHECK(!contains(run_moon("solve --hash 64 --fen 'xo3/5/5/5/3ox x 0 0 14 1'").err, "table made"));
+
+  // Bad input: a usage error, nothing on standard output.
+  for (const char* args : {"solve --fen '4x/5/xo2o/3x1/2x2 x' a1", "solve --threads 0", "solve --hash -1",
+                           "solve --fen 'nonsense'", "solve --frobnicate"}) {
+    INFO("moon ", args);
+    const Run bad = run_moon(args);
+    CHECK(bad.status == 2);
+    CHECK(bad.out.empty());
+    CHECK(bad.err.rfind("moon solve: ", 0) == 0);
+  }
 }
 
 TEST_CASE("moon match: W/D/L with an Elo estimate") {
