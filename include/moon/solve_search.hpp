@@ -209,7 +209,11 @@ class SolveSearch {
           narrow(lower <= 0 && upper > 0 ? 1 : 0);
         } else {
           const bool win = lower > 0;
-          const int most = plies_of(win ? lower : upper);
+          // A fail-soft "won?" answers with a bound in the gap around the draw (say 17): no
+          // distance, and every question between it and solve_min_win is "won?" again. Each was
+          // answered from the table in one node, and so the loop went some 18 000 times, one ply
+          // at a time. The bound every win meets is where the distance questions start.
+          const int most = plies_of(win ? std::max(lower, solve_min_win) : std::min(upper, -solve_min_win));
           narrow(win ? win_in(most - 1) : loss_in(most));
         }
         if (aborted_) return false;
