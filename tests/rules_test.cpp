@@ -535,7 +535,7 @@ TEST_CASE("variant clock limits 10, 40 and 1") {
   }
 }
 
-TEST_CASE("captures_of() matches play() for every legal move of random games in every variant") {
+TEST_CASE("captures_of() and after_movement() match play() for every legal move of random games in every variant") {
   std::mt19937 rng(99);
   int capturing = 0;
   for (const Rules& rules : {Rules{}, slide_rules, diagonal_rules, slide_diagonal_rules}) {
@@ -551,6 +551,7 @@ TEST_CASE("captures_of() matches play() for every legal move of random games in 
           CHECK(next.clock() == (m.kind() != MoveKind::movement ? p.clock() : captured ? 0 : p.clock() + 1));
           CHECK(next.count(p.side_to_move()) == p.count(p.side_to_move()) + (m.kind() == MoveKind::placement));
           CHECK(next.count(~p.side_to_move()) == p.count(~p.side_to_move()) - popcount(captured));
+          if (m.kind() == MoveKind::movement) REQUIRE(p.after_movement(m, captured) == next);
           capturing += captured != 0;
         }
         p.play(moves[rng() % moves.size()]);

@@ -123,6 +123,18 @@ class Position {
     next.play(m);
     return next;
   }
+  // after() for the legal movement m when the caller already knows what it captures
+  // (`captured` must be captures_of(m)): the exact solver finds the captures of every
+  // destination at once, and finding them again for each child was a tenth of its time.
+  constexpr Position after_movement(Move m, Bitboard captured) const {
+    Position next = *this;
+    next.pieces_[side_] ^= square_bb(m.from()) | square_bb(m.to());
+    next.pieces_[~side_] ^= captured;
+    next.clock_ = captured ? 0 : std::uint8_t(clock_ + 1);
+    next.fullmove_ += (side_ == o);
+    next.side_ = ~side_;
+    return next;
+  }
 
   friend constexpr bool operator==(const Position&, const Position&) = default;
 

@@ -288,6 +288,20 @@ class SolveSearch {
     Move move() const { return Move::from_raw(raw); }
   };
 
+  // What each destination of the side to move would capture (movement phase). search_movement()
+  // finds them all at once, before listing the moves; the children are then made without
+  // finding them again (Position::after_movement()).
+  struct DestinationCaptures {
+    Bitboard capturing = 0;                        // the destinations that capture
+    std::array<Bitboard, square_count> captured;  // set for the squares of `capturing` only
+    Bitboard at(Square to) const { return capturing & square_bb(to) ? captured[to] : 0; }
+  };
+  // The child of pos after the legal move m; `captures`: pos's, in the movement phase, else null.
+  static Position child_after(const Position& pos, Move m, const DestinationCaptures* captures) {
+    if (captures && m.kind() == MoveKind::movement) return pos.after_movement(m, captures->at(m.to()));
+    return pos.after<V>(m);
+  }
+
   static constexpr std::uint64_t no_limit = ~std::uint64_t{0};
   // Nodes whose question looks at least this many plies ahead try enhanced transposition
   // cutoffs (search_moves()). Measured on 60 random endgames (docs/SOLVER.md): 3 and 4 halve the
@@ -453,11 +467,12 @@ class SolveSearch {
     // of a flank), so captures are known per destination before any move is listed.
     const Bitboard reachable = destinations<V>(ours, empty);
     const Bitboard capturing = reachable & capture_targets<V::diagonal>(ours, theirs, empty);
-    std::array<std::uint8_t, square_count> captured_count;
+    DestinationCaptures captures;
+    captures.capturing = capturing;
     for (Square t : squares(capturing)) {
       const Bitboard captured = captures_at<V::diagonal>(t, ours | square_bb(t), theirs);
       if (popcount(theirs & ~captured) <= 1) return win_in(1);  // the opponent is down to one counter
-      captured_count[t] = std::uint8_t(popcount(captured));
+      captures.captured[t] = captured;
     }
     // A move that does not capture at clock limit - 1 ends the game, decided by the counts:
     // all those moves are worth the same, known without searching.
@@ -469,7 +484,7 @@ class SolveSearch {
       best = n_us > n_them ? win_in(1) : n_us < n_them ? loss_in(1) : 0;
       if (best >= beta) return best;
     }
-    if (two_plies) return survives_two_plies(pos);
+    if (two_plies) return survives_two_plies(pos, captures);
     // Every other move leads to a position not over, worth loss_in(1)..win_in(1) to the
     // opponent: loss_in(2)..win_in(2) to us. Probes at the edge of that range end here.
     const bool has_searched_moves = capturing || (!clock_ends && has_quiet) || !reachable;
@@ -493,7 +508,7 @@ class SolveSearch {
       if (m == table_move) {
         score = 1 << 30;
       } else if (m.kind() == MoveKind::movement && (capturing & square_bb(m.to()))) {
-        score = 1 << 20 | captured_count[m.to()] << 16;
+        score = 1 << 20 | popcount(captures.captured[m.to()]) << 16;
       } else if (clock_ends && m.kind() == MoveKind::movement) {
         continue;  // scored above
       } else {
@@ -502,7 +517,8 @@ class SolveSearch {
       moves[n++] = Scored{m.raw(), score};
     }
     const std::uint64_t key = any_clock ? keys.board : keys.exact;
-    const SolveValue v = search_moves(pos, beta, key, hashes.asked, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before);
+    const SolveValue v = search_moves(pos, beta, key, hashes.asked, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before,
+                                     &captures);
     if (whole_game && !aborted_) {
       const std::uint64_t range_key = clock_range_key(keys.board, beta > 0);
       if ((v >= beta) == clock_end_answers_yes(pos, beta))
@@ -526,12 +542,12 @@ class SolveSearch {
   // a node's own moves answer it faster than a table probe would. Measured (docs/SOLVER.md): 10%
   // less time on 60 random endgames; storing the yes answers as well made it 77% slower (they
   // crowd out dearer entries), and counting the move that answers yes in the history, 15%.
-  SolveValue survives_two_plies(const Position& pos) {
+  SolveValue survives_two_plies(const Position& pos, const DestinationCaptures& captures) {
     const Color us = pos.side_to_move();
     MoveList list;
     generate_moves<V>(pos, list);
     for (Move m : list) {
-      const Position child = pos.after<V>(m);
+      const Position child = child_after(pos, m, &captures);
       const Bitboard mine = child.pieces(us), theirs = child.pieces(~us), empty = child.empty();
       const Bitboard capturing = destinations<V>(theirs, empty) & capture_targets<V::diagonal>(theirs, mine, empty);
       bool lost = false;
@@ -636,7 +652,7 @@ class SolveSearch {
     std::array<Scored, MoveList::capacity> moves;
     int n = 0;
     for (Move m : list) moves[n++] = Scored{m.raw(), m == table_move ? 1 << 30 : quiet_score(pos.side_to_move(), m, hash)};
-    return search_moves(pos, beta, key, hash, keys.symmetry, 0, moves, n, -solve_win, nodes_before);
+    return search_moves(pos, beta, key, hash, keys.symmetry, 0, moves, n, -solve_win, nodes_before, nullptr);
   }
 
   // Searches the scored moves best first; `best` is the value already known from moves not
@@ -644,7 +660,7 @@ class SolveSearch {
   // clock left, and what is stored is cut back to what holds at any clock with as many left.
   SolveValue search_moves(const Position& pos, SolveValue beta, std::uint64_t key, std::uint64_t hash, int symmetry,
                           int any_clock_remaining, std::array<Scored, MoveList::capacity>& moves, int n,
-                          SolveValue best, std::uint64_t nodes_before) {
+                          SolveValue best, std::uint64_t nodes_before, const DestinationCaptures* captures) {
     const SolveValue cb = child_beta(beta);
     // Best first (insertion sort: the lists are short), so that the next child is known and its
     // table bucket can be fetched from memory while the current child is searched.
@@ -678,31 +694,53 @@ class SolveSearch {
     // Enhanced transposition cutoffs: far enough from the horizon, the table is asked about
     // every child before any is searched; a child it shows to refute the opponent's question
     // ends the node without a search.
-    if (children_probe && !pos.in_placement() && n > 1 && horizon(beta) >= transposition_cutoff_horizon) {
-      SolveValue v;
-      const int i = refutation_in_table(pos, beta, moves, n, v);
-      if (i >= 0) return cut_off(i, v, false);
-    }
+    const ChildResult r = children_probe && !pos.in_placement() && n > 1 && horizon(beta) >= transposition_cutoff_horizon
+                              ? search_after_table_cutoffs(pos, beta, moves, n, *captures, best)
+                              : search_children(pos, beta, moves, n, captures, best, [&](int, const Position& child, TableKeys& keys) {
+                                  if (!wants_keys(cb, children_probe, child)) return false;
+                                  keys = table_keys(child);
+                                  return true;
+                                });
+    if (aborted_) return 0;
+    return r.index >= 0 ? cut_off(r.index, r.value, r.searched) : fails_low();
+  }
 
-    // Children that answer from their moves (answered_from_moves(): cb is loss_in(3), or
-    // loss_in(4) that question_asked() shortens to it) need no keys.
+  // What search_children() found: the move answering yes (index, its value, and whether it was
+  // searched or known from the table), or index -1 if every move answered no.
+  struct ChildResult {
+    int index = -1;
+    SolveValue value = 0;
+    bool searched = false;
+  };
+
+  // Whether a child needs its keys: not if its question is at the edge of its range (see
+  // children_probe in search_moves()), nor if it answers from its moves (answered_from_moves():
+  // cb is loss_in(3), or loss_in(4) that question_asked() shortens to it).
+  static bool wants_keys(SolveValue cb, bool children_probe, const Position& child) {
     const bool maybe_from_moves = cb == loss_in(3) || cb == loss_in(4);
-    const auto wants_keys = [&](const Position& c) {
-      return children_probe && !(maybe_from_moves && answered_from_moves(c, question_asked(c, cb)));
-    };
-    Position child = pos.after<V>(moves[0].move());
+    return children_probe && !(maybe_from_moves && answered_from_moves(child, question_asked(child, cb)));
+  }
+
+  // Searches the sorted moves in turn until one answers "value >= beta?" with yes; `best` rises
+  // with every value found. keys_of(i, child, keys) fills in child i's table keys and returns
+  // true, or returns false if the child has no use for them. The next child is made, and its
+  // buckets fetched, while the current one is searched.
+  template <class KeysOf>
+  MOON_FORCE_INLINE ChildResult search_children(const Position& pos, SolveValue beta,
+                                                const std::array<Scored, MoveList::capacity>& moves, int n,
+                                                const DestinationCaptures* captures, SolveValue& best, KeysOf keys_of) {
+    const SolveValue cb = child_beta(beta);
+    Position child = child_after(pos, moves[0].move(), captures);
     TableKeys child_keys{};
-    bool child_wants_keys = wants_keys(child);
-    if (child_wants_keys) child_keys = table_keys(child);
+    bool child_has_keys = keys_of(0, child, child_keys);
     for (int i = 0; i < n; ++i) {
       const Position current = child;
       const TableKeys current_keys = child_keys;
-      const bool current_has_keys = child_wants_keys;
+      const bool current_has_keys = child_has_keys;
       if (i + 1 < n) {
-        child = pos.after<V>(moves[i + 1].move());
-        child_wants_keys = wants_keys(child);
-        if (child_wants_keys) {
-          child_keys = table_keys(child);
+        child = child_after(pos, moves[i + 1].move(), captures);
+        child_has_keys = keys_of(i + 1, child, child_keys);
+        if (child_has_keys) {
           // Written out rather than prefetch(entry_hashes(...)): measured, with the helper here a
           // placement-heavy solve took 30% longer for the same nodes (the cause was not found).
           const bool board_entry = asks_board(child, cb);
@@ -711,40 +749,43 @@ class SolveSearch {
         }
       }
       const SolveValue v = from_child(search(current, cb, current_has_keys ? &current_keys : nullptr));
-      if (aborted_) return 0;
+      if (aborted_) return {};
       if (v > best) best = v;
-      if (v >= beta) return cut_off(i, v, true);
+      if (v >= beta) return {i, v, true};
     }
-    return fails_low();
+    return {};
   }
 
-  // The index of a move of pos (movement phase) whose child the table alone shows to answer
-  // "value >= beta?" with yes, and that value in `value`; -1 if none. The children's keys are
-  // computed and all their buckets prefetched at once, then each child's entry is read through
-  // table_answer(), as the child's own node would (only the bucket its question is asked of).
-  // Not inlined, so that its array of keys stays out of the stack frame of the nodes that do not
-  // get here.
-  [[gnu::noinline]] int refutation_in_table(const Position& pos, SolveValue beta,
-                                            const std::array<Scored, MoveList::capacity>& moves, int n,
-                                            SolveValue& value) const {
+  // Enhanced transposition cutoffs, then the search: the children of pos (movement phase) are
+  // made and their keys computed, all their buckets prefetched at once, and each child's entry
+  // read through table_answer(), as the child's own node would (only the bucket its question is
+  // asked of). A child the table alone shows to answer "value >= beta?" with yes ends the node;
+  // else the children are searched with the keys already computed. Not inlined, so that its
+  // array of keys stays out of the stack frame of the nodes that do not get here.
+  [[gnu::noinline]] ChildResult search_after_table_cutoffs(const Position& pos, SolveValue beta,
+                                                           const std::array<Scored, MoveList::capacity>& moves,
+                                                           int n, const DestinationCaptures& captures, SolveValue& best) {
     const SolveValue cb = child_beta(beta);
     std::array<TableKeys, MoveList::capacity> child_keys;
     for (int i = 0; i < n; ++i) {
-      const Position child = pos.after<V>(moves[i].move());
+      const Position child = child_after(pos, moves[i].move(), &captures);
       child_keys[i] = table_keys(child);
       table_.prefetch(entry_hashes(child, cb, child_keys[i]).asked);
     }
     for (int i = 0; i < n; ++i) {
-      const Position child = pos.after<V>(moves[i].move());
+      const Position child = child_after(pos, moves[i].move(), &captures);
       const SolveValue asked = question_asked(child, cb);
       SolveValue answer;
       Move unused;
       if (table_answer(child, asked, child_keys[i], entry_hashes(child, asked, child_keys[i]), answer, unused, true)) {
-        value = from_child(answer_to(cb, asked, answer));
-        if (value >= beta) return i;
+        const SolveValue value = from_child(answer_to(cb, asked, answer));
+        if (value >= beta) return {i, value, false};
       }
     }
-    return -1;
+    return search_children(pos, beta, moves, n, &captures, best, [&](int i, const Position&, TableKeys& keys) {
+      keys = child_keys[i];
+      return true;
+    });
   }
 
   // History, and for lazy SMP helpers a little noise so that threads part ways.
