@@ -691,9 +691,9 @@ class SolveSearch {
     // table probe: its keys (the canonical image) and its buckets would be wasted work.
     const bool children_probe = pos.in_placement() || (cb > loss_in(2) && cb <= win_in(2));
 
-    // Enhanced transposition cutoffs: far enough from the horizon, the table is asked about
-    // every child before any is searched; a child it shows to refute the opponent's question
-    // ends the node without a search.
+    // Enhanced transposition cutoffs (search_after_table_cutoffs()): far enough from the horizon,
+    // the table is asked about every child before any is searched; a child it shows to refute
+    // the opponent's question ends the node without a search.
     const ChildResult r = children_probe && !pos.in_placement() && n > 1 && horizon(beta) >= transposition_cutoff_horizon
                               ? search_after_table_cutoffs(pos, beta, moves, n, *captures, best)
                               : search_children(pos, beta, moves, n, captures, best, [&](int, const Position& child, TableKeys& keys) {
@@ -722,9 +722,10 @@ class SolveSearch {
   }
 
   // Searches the sorted moves in turn (or, given `order`, the n moves order[0], order[1], ...)
-  // until one answers "value >= beta?" with yes; `best` rises with every value found. keys_of(i, child, keys) fills in child i's table keys and returns
-  // true, or returns false if the child has no use for them. The next child is made, and its
-  // buckets fetched, while the current one is searched.
+  // until one answers "value >= beta?" with yes; `best` rises with every value found.
+  // keys_of(i, child, keys) fills in child i's table keys and returns true, or returns false if
+  // the child has no use for them. The next child is made, and its buckets fetched, while the
+  // current one is searched.
   template <class KeysOf>
   MOON_FORCE_INLINE ChildResult search_children(const Position& pos, SolveValue beta,
                                                 const std::array<Scored, MoveList::capacity>& moves, int n,
