@@ -46,7 +46,7 @@ std::set<std::string> legal_texts(const Position& p) {
 
 }  // namespace
 
-TEST_CASE("moon perft prints the node count on its last line") {
+TEST_CASE("moon perft prints the node count on its last line" * doctest::test_suite("threads")) {
   const Run run = run_moon("perft 3");
   CHECK(run.status == 0);
   CHECK(last_line(run.out) == "Nodes searched: 12144");
@@ -62,7 +62,7 @@ TEST_CASE("moon perft prints the node count on its last line") {
   CHECK(last_line(run_moon("perft --threads=3 --hash=1 0").out) == "Nodes searched: 1");
 }
 
-TEST_CASE("moon perft --divide lists each root move once, summing to the total") {
+TEST_CASE("moon perft --divide lists each root move once, summing to the total" * doctest::test_suite("threads")) {
   struct Case {
     std::string args;
     std::string fen;

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -167,6 +168,52 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   CHECK(run_moon("match --a nonsense").status == 2);
   CHECK(run_moon("match --a full:-nothing").status == 2);
   CHECK(run_moon("match --a-eval mobility").status == 2);
+}
+
+namespace {
+
+// The game lines of a match, without the running tally (which depends on the order games end in).
+std::vector<std::string> games_played(const std::string& out) {
+  std::vector<std::string> games;
+  for (const std::string& line : lines(out))
+    if (line.rfind("game ", 0) == 0) games.push_back(line.substr(0, line.find("  (A ")));
+  std::sort(games.begin(), games.end());
+  return games;
+}
+
+}  // namespace
+
+TEST_CASE("threads in the program: match --concurrency, solve --threads and analyze --threads" *
+          doctest::test_suite("threads")) {
+  // Each game starts with cleared tables and a depth limit: it is played the same way whichever
+  // thread plays it, so two at once give the games and the totals of one at a time.
+  const std::string match = "match --games 6 --depth 2 --opening-plies 2 --a full --b plain:+alphabeta";
+  const Run one = run_moon(match);
+  const Run two = run_moon(match + " --concurrency 2");
+  REQUIRE(one.status == 0);
+  REQUIRE(two.status == 0);
+  CHECK(games_played(one.out).size() == 6);
+  CHECK(games_played(two.out) == games_played(one.out));
+  const auto totals = [](const std::string& out) {
+    for (const std::string& line : lines(out))
+      if (line.rfind("Games: ", 0) == 0) return line;
+    return std::string("(no totals)");
+  };
+  CHECK(totals(two.out) == totals(one.out));
+
+  const Run solved = run_moon("solve --threads 2 --fen '4x/5/xo2o/3x1/2x2 x'");  // x wins in 13 plies
+  REQUIRE(solved.status == 0);
+  const auto out = lines(solved.out);
+  REQUIRE(out.size() >= 2);
+  CHECK(out[0] == "value win");
+  CHECK(out[1] == "distance 13");
+
+  const std::string fen = "ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10";
+  const Run analyzed = run_moon("analyze --threads 2 --depth 4 --fen '" + fen + "'");
+  REQUIRE(analyzed.status == 0);
+  const std::string last = lines(analyzed.out).back();
+  REQUIRE(last.rfind("bestmove ", 0) == 0);
+  CHECK(parse_move(last.substr(9), *parse_position(fen)).has_value());
 }
 
 TEST_CASE("Elo estimate of a match result") {

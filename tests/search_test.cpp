@@ -426,7 +426,8 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
   CHECK(s.options().threads == 2);
 }
 
-TEST_CASE("stop() from another thread ends an infinite search, which keeps a legal best move") {
+TEST_CASE("stop() from another thread ends an infinite search, which keeps a legal best move" *
+          doctest::test_suite("threads")) {
   for (int threads : {1, 2}) {
     Searcher s(SearchOptions{16, threads, {}});
     const Position pos = Position::start();
@@ -462,7 +463,7 @@ TEST_CASE("stop() from another thread ends an infinite search, which keeps a leg
   CHECK(future.get()->score_info == ScoreInfo{ScoreKind::win, 1});
 }
 
-TEST_CASE("movetime and clock limits end the search with a legal move") {
+TEST_CASE("movetime and clock limits end the search with a legal move" * doctest::test_suite("threads")) {
   Searcher s;
   const Position pos = Position::start();
   SearchLimits movetime;
@@ -479,7 +480,7 @@ TEST_CASE("movetime and clock limits end the search with a legal move") {
   CHECK(legal_moves(pos).contains(rc->best));
 }
 
-TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal moves") {
+TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal moves" * doctest::test_suite("threads")) {
   const Position pos = parse("ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10");
   std::vector<std::future<Expected<SearchResult>>> runs;
   std::vector<std::unique_ptr<Searcher>> searchers;

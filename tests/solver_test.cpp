@@ -539,7 +539,7 @@ TEST_CASE("the textbook baseline agrees with exhaustive minimax") {
   }
 }
 
-TEST_CASE("Solver: threads and the public entry point give the proven results") {
+TEST_CASE("Solver: threads and the public entry point give the proven results" * doctest::test_suite("threads")) {
   const auto cases = samples(19, 120 / scale, 200000 / scale);
   for (int threads : {1, 2, 3}) {
     Solver solver(SolveOptions{4, threads, true, {}});
@@ -555,7 +555,7 @@ TEST_CASE("Solver: threads and the public entry point give the proven results") 
   }
 }
 
-TEST_CASE("Solver: options are validated") {
+TEST_CASE("Solver: options are validated" * doctest::test_suite("threads")) {
   Solver solver;
   CHECK_FALSE(solver.set_options(SolveOptions{max_solve_hash_mb + 1, 1, true, {}}).has_value());
   CHECK_FALSE(solver.set_options(SolveOptions{1, 0, true, {}}).has_value());
@@ -574,7 +574,7 @@ TEST_CASE("Solver: options are validated") {
   CHECK(to_string(Outcome::loss) == "loss");
 }
 
-TEST_CASE("Solver: a position that is over has distance 0 and no move") {
+TEST_CASE("Solver: a position that is over has distance 0 and no move" * doctest::test_suite("threads")) {
   Solver solver(SolveOptions{1, 1, true, {}});
   const auto pos = parse_position("xx3/5/5/5/4o o");  // o is down to one counter
   REQUIRE(pos.has_value());
@@ -585,7 +585,8 @@ TEST_CASE("Solver: a position that is over has distance 0 and no move") {
   CHECK(r->best.is_null());
 }
 
-TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is ignored") {
+TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is ignored" *
+          doctest::test_suite("threads")) {
   for (int threads : {1, 2}) {
     Solver solver(SolveOptions{16, threads, true, {}});
     solver.stop();  // nothing running: ignored
