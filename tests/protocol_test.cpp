@@ -516,6 +516,34 @@ TEST_CASE("protocol: go solve proves the value and the distance, as the Solver d
   CHECK(over.back() == "bestmove (none)");
 }
 
+TEST_CASE("protocol: go solve says when it makes a large table; setting the size frees the old one") {
+  Session s;
+  const auto has_line = [](const std::vector<std::string>& out, const std::string& start) {
+    return std::any_of(out.begin(), out.end(), [&](const std::string& line) { return line.rfind(start, 0) == 0; });
+  };
+  s.send("position fen 4x/5/xo2o/3x1/2x2 x");  // a win in 13
+  const auto small = s.send("go solve");
+  CHECK_FALSE(has_line(small, "info string solve: making"));
+  CHECK(solve_line(small[small.size() - 2]).has_value());
+
+  const std::string large = std::to_string(announced_solve_table_mb);
+  CHECK(s.send("setoption name Solver Hash value " + large).empty());
+  const auto first = s.send("go solve");
+  REQUIRE(first.size() >= 4);
+  CHECK(first[0] == "info string solve: making the " + large + " MiB table");
+  CHECK(first[1].rfind("info string solve: table made in ", 0) == 0);
+  CHECK(solve_line(first[first.size() - 2]).has_value());
+  // The table is kept: the next solve makes none.
+  const auto second = s.send("go solve");
+  CHECK_FALSE(has_line(second, "info string solve: making"));
+  CHECK(solve_line(second[second.size() - 2]).has_value());
+  // A new size is made by the next solve, said only if large.
+  CHECK(s.send("setoption name Solver Hash value 8").empty());
+  const auto smaller = s.send("go solve");
+  CHECK_FALSE(has_line(smaller, "info string solve: making"));
+  CHECK(solve_line(smaller[smaller.size() - 2]).has_value());
+}
+
 TEST_CASE("protocol: a solve out of reach is ended by stop; options wait for it; the engine goes on") {
   Session s;
   s.handle("go solve");  // the start position under the default rules

@@ -35,6 +35,10 @@ struct SolveResult {
 
 inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;
+// Every page of a solver's table is written when it is made, so that memory the machine lacks
+// fails then, not in the middle of a solve: about 1.7 s a GiB on the machine of docs/SOLVER.md.
+// From this size on, `moon solve` and the protocol's `go solve` say so while it is made.
+inline constexpr std::size_t announced_solve_table_mb = 256;
 
 struct SolveOptions {
   std::size_t hash_mb = 64;  // transposition table size in MiB, 0 (no table) to max_solve_hash_mb,

@@ -14,9 +14,7 @@ namespace moon::cli {
 namespace {
 
 constexpr std::string_view name = "solve";
-// From this size on, the making of the table is announced on standard error.
-constexpr std::size_t large_table_mb = 256;
-static_assert(large_table_mb == 256, "the help text below says 256 MiB");
+static_assert(announced_solve_table_mb == 256, "the help text below says 256 MiB");
 constexpr std::string_view help =
     "Usage: moon solve [options] [MOVE ...]\n"
     "\n"
@@ -86,10 +84,8 @@ int solve_command(Args args) {
   if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
   // A size the machine cannot hold is refused before anything is said of it.
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
-  // Every page of the table is written when it is made (so that memory the machine lacks fails
-  // here, not in the middle of a solve): 1.7 s a GiB on the machine of docs/SOLVER.md, which
-  // would pass in silence without these lines.
-  const bool large_table = !quiet && options.hash_mb >= large_table_mb;
+  // Making a large table takes seconds (solver.hpp), which would pass in silence without these lines.
+  const bool large_table = !quiet && options.hash_mb >= announced_solve_table_mb;
   const auto made = std::chrono::steady_clock::now();
   if (large_table) std::cerr << "solve: making the " << options.hash_mb << " MiB table" << std::endl;
   auto solver = Solver::create(options);

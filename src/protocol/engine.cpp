@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <optional>
 
@@ -264,9 +265,10 @@ void Engine::set_option(Words args) {
     if (const auto ok = searcher_.set_options(search); !ok) return send_error(ok.error().message);
   }
   if (solver_table) {
-    // The solver's table is made by the first `go solve`; until then its size is only checked.
-    const auto ok = solver_ ? solver_->set_options(solver_options(*next)) : check_table_size(next->solver_hash_mb);
-    if (!ok) return send_error(ok.error().message);
+    // The solver's table is made by the next `go solve` (which says so if it is large); here its
+    // size is only checked, and the solver with the old table goes.
+    if (const auto ok = check_table_size(next->solver_hash_mb); !ok) return send_error(ok.error().message);
+    solver_.reset();
   }
   if (next->rules != options_.rules) {
     std::vector<std::string_view> words(position_words_.begin(), position_words_.end());
@@ -372,9 +374,19 @@ SolveOptions Engine::solver_options(const EngineOptions& options) {
 
 void Engine::start_solve() {
   if (!solver_) {
+    // Making a large table takes seconds (solver.hpp): said, rather than passed in silence.
+    const bool large_table = options_.solver_hash_mb >= announced_solve_table_mb;
+    const auto started = std::chrono::steady_clock::now();
+    if (large_table) send("info string solve: making the " + std::to_string(options_.solver_hash_mb) + " MiB table\n");
     auto made = Solver::create(solver_options(options_));
     if (!made) return send_error("go solve: " + made.error().message);
     solver_ = std::move(made).value();
+    if (large_table) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.1f",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      send(std::string("info string solve: table made in ") + seconds + " s\n");
+    }
   } else if (const auto ok = solver_->set_options(solver_options(options_)); !ok) {
     return send_error("go solve: " + ok.error().message);
   }
