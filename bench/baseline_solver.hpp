@@ -3,7 +3,8 @@
 // (which yields the outcome and the win/loss distance at once), a table of exact keys with
 // exact/lower/upper bounds and the best move (tried first), the other moves in generation
 // order. Values are on the solver's scale (solve_value.hpp). Single-threaded; an optional
-// deadline gives up (the benchmarks show what the baseline cannot finish in a minute).
+// deadline gives up (the benchmarks show what the baseline cannot finish in a minute), and so
+// does an optional count of nodes (tests, which must not depend on the machine's speed).
 #pragma once
 
 #include <chrono>
@@ -23,10 +24,13 @@ class BaselineSolver {
   explicit BaselineSolver(int table_bits = 22)
       : table_(std::make_unique<Entry[]>(std::size_t{1} << table_bits)), mask_((std::size_t{1} << table_bits) - 1) {}
 
-  // The exact value of pos; nullopt if the deadline passed first.
+  // The exact value of pos; nullopt if the deadline passed first, or if this object's searches
+  // have visited `node_limit` nodes in all (both checked every 2^20 nodes).
   std::optional<SolveValue> solve(const Position& pos,
-                                  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max()) {
+                                  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max(),
+                                  std::uint64_t node_limit = ~std::uint64_t{0}) {
     deadline_ = deadline;
+    node_limit_ = node_limit;
     timed_out_ = false;
     const SolveValue v = with_variant(pos.rules(), [&](auto v) { return negamax<decltype(v)>(pos, -solve_win, solve_win); });
     if (timed_out_) return std::nullopt;
@@ -45,7 +49,8 @@ class BaselineSolver {
 
   template <class V>
   SolveValue negamax(const Position& pos, SolveValue alpha, SolveValue beta) {
-    if ((++nodes_ & 0xfffff) == 0 && std::chrono::steady_clock::now() > deadline_) timed_out_ = true;
+    if ((++nodes_ & 0xfffff) == 0 && (nodes_ >= node_limit_ || std::chrono::steady_clock::now() > deadline_))
+      timed_out_ = true;
     if (timed_out_) return 0;
     if (pos.is_over()) {
       const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
@@ -86,6 +91,7 @@ class BaselineSolver {
   std::size_t mask_;
   std::uint64_t nodes_ = 0;
   std::chrono::steady_clock::time_point deadline_;
+  std::uint64_t node_limit_ = ~std::uint64_t{0};
   bool timed_out_ = false;
 };
 

@@ -539,6 +539,53 @@ TEST_CASE("the textbook baseline agrees with exhaustive minimax") {
   }
 }
 
+TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's reach") {
+  // Two to four counters a side in the movement phase, clock limits up to the default 20: the
+  // long deepening, the table across clocks and the cutoff probes far from the horizon, where
+  // minimax (the test above) cannot go. The baseline, checked against minimax above, can.
+  std::mt19937_64 rng(23);
+  SolveTable table(16);
+  int checked = 0, wins = 0, draws = 0, losses = 0, long_results = 0;
+  while (checked < 24 / scale) {
+    Rules rules = random_rules(rng);
+    if (rng() % 4) rules.clock_limit = rng() % 2 ? 20 : 8 + int(rng() % 5);
+    std::string board(25, '1');
+    const int nx = 2 + int(rng() % 3), no = 2 + int(rng() % 3);
+    for (int i = 0; i < nx + no; ++i) board[std::size_t(i)] = i < nx ? 'x' : 'o';
+    std::shuffle(board.begin(), board.end(), rng);
+    std::string text;
+    for (int rank = 4; rank >= 0; --rank) text += board.substr(std::size_t(rank * 5), 5) + (rank ? "/" : "");
+    const std::uint64_t clock = rng() % 2 ? 0 : rng() % std::uint64_t(rules.clock_limit);
+    text += std::string(rng() % 2 ? " x" : " o") + " 0 0 " + std::to_string(clock) + " 1";
+    const Position pos = *parse_position(text, rules);
+    if (pos.is_over() || truth(pos, 200000 / scale)) continue;
+    const std::uint64_t node_limit = std::uint64_t{1} << 20;
+    bench::BaselineSolver baseline(20);
+    const auto value = baseline.solve(pos, std::chrono::steady_clock::time_point::max(), node_limit);
+    if (!value) continue;
+    INFO(describe(pos));
+    const SolveResult r = core_solve(pos, table);
+    const Outcome expected = *value > 0 ? Outcome::win : *value < 0 ? Outcome::loss : Outcome::draw;
+    CHECK(r.outcome == expected);
+    if (expected != Outcome::draw) CHECK(r.plies == plies_of(*value));
+    // The best move keeps the value: the child's, one ply further away, is the same.
+    REQUIRE(legal_moves(pos).contains(r.best));
+    bench::BaselineSolver child_baseline(20);
+    if (const auto child = child_baseline.solve(pos.after(r.best), std::chrono::steady_clock::time_point::max(), node_limit))
+      CHECK(from_child(*child) == *value);
+    ++checked;
+    wins += expected == Outcome::win;
+    draws += expected == Outcome::draw;
+    losses += expected == Outcome::loss;
+    long_results += expected != Outcome::draw && plies_of(*value) >= 12;
+  }
+  MESSAGE("wins ", wins, ", draws ", draws, ", losses ", losses, ", wins and losses of 12 plies or more ", long_results);
+  CHECK(wins > 0);
+  CHECK(draws > 0);
+  CHECK(losses > 0);
+  CHECK(long_results > 0);
+}
+
 TEST_CASE("Solver: threads and the public entry point give the proven results" * doctest::test_suite("threads")) {
   const auto cases = samples(19, 120 / scale, 200000 / scale);
   for (int threads : {1, 2, 3}) {
