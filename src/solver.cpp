@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "moon/movegen.hpp"
+#include "moon/notation.hpp"
 #include "moon/solve_search.hpp"
 
 namespace moon {
@@ -96,23 +98,75 @@ bool Solver::is_solving() const {
   return impl_->solving;
 }
 
-Expected<SolveResult> Solver::solve(const Position& pos) {
-  Impl& s = *impl_;
-  {
-    std::lock_guard lock(s.mutex);
-    if (s.solving) return Error{"a solve is already running on this solver"};
-    s.solving = true;
-    s.halt = false;
-    s.stopped = false;
+// Marks the solver busy for one solve() or analyze() (false if it already was), and idle again
+// when it goes.
+class Solver::Session {
+ public:
+  explicit Session(Impl& s) : s_(s) {
+    std::lock_guard lock(s_.mutex);
+    if (s_.solving) return;
+    s_.solving = owner_ = true;
+    s_.halt = false;
+    s_.stopped = false;
   }
-  struct Finish {
-    Impl& s;
-    ~Finish() {
-      std::lock_guard lock(s.mutex);
-      s.solving = false;
-    }
-  } finish{s};
+  ~Session() {
+    if (!owner_) return;
+    std::lock_guard lock(s_.mutex);
+    s_.solving = false;
+  }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  bool started() const { return owner_; }
+  // Between two proofs of one session: false if stop() came, else ready for the next.
+  bool next_proof() {
+    std::lock_guard lock(s_.mutex);
+    if (s_.stopped) return false;
+    s_.halt = false;  // the last proof's first finished thread set it
+    return true;
+  }
 
+ private:
+  Impl& s_;
+  bool owner_ = false;
+};
+
+Expected<SolveResult> Solver::solve(const Position& pos) {
+  Session session(*impl_);
+  if (!session.started()) return Error{"a solve is already running on this solver"};
+  return prove(pos);
+}
+
+Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos) {
+  Session session(*impl_);
+  if (!session.started()) return Error{"a solve is already running on this solver"};
+  std::vector<MoveValue> values;
+  if (pos.is_over()) return values;
+  const MoveList moves = legal_moves(pos);
+  for (Move m : moves) {
+    if (!values.empty() && !session.next_proof())
+      return Error{"the analysis was stopped before every move was proven"};
+    if (impl_->options.progress)
+      impl_->options.progress("move " + std::to_string(values.size() + 1) + " of " + std::to_string(moves.size()) +
+                              ": " + to_string(m));
+    const auto child = prove(pos.after(m));
+    if (!child) return Error{"the analysis was stopped before every move was proven"};
+    const Outcome mine = child->outcome == Outcome::win    ? Outcome::loss
+                         : child->outcome == Outcome::loss ? Outcome::win
+                                                           : Outcome::draw;
+    values.push_back({m, mine, impl_->options.distance ? child->plies + 1 : -1, child->nodes});
+  }
+  // Best first: wins (the fastest first), draws (the shortest line first), losses (the slowest
+  // first); generation order among equals.
+  const auto rank = [](const MoveValue& v) {
+    const int plies = std::max(v.plies, 0);
+    return v.outcome == Outcome::win ? plies : v.outcome == Outcome::draw ? 100000 + plies : 300000 - plies;
+  };
+  std::stable_sort(values.begin(), values.end(), [&](const MoveValue& a, const MoveValue& b) { return rank(a) < rank(b); });
+  return values;
+}
+
+Expected<SolveResult> Solver::prove(const Position& pos) {
+  Impl& s = *impl_;
   // Entries proven under other rules are false here: start afresh when the rules change.
   if (s.table_rules != pos.rules()) {
     s.table.clear();

@@ -197,6 +197,7 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
       "go nodes 0", "go movetime", "go foo 3", "go depth 3 depth 4", "go infinite depth 3", "go infinite infinite",
       "go perft", "go perft -1", "go perft 256", "go perft 2 depth 2", "go xinc 10 xtime", "go xinc 10",
       "go solve depth 3", "go depth 3 solve", "go solve solve", "go infinite solve", "go perft 2 solve", "go solve 3",
+      "go moves", "go depth 3 moves", "go solve moves moves", "go perft 2 moves", "go solve moves 3",
       "go xtime 1000",  // o is to move and its clock is missing
       "setoption", "setoption Hash value 1", "setoption name", "setoption name value 3", "setoption name Hash",
       "setoption name Hash value", "setoption name Hash value 0", "setoption name Hash value 65537",
@@ -513,6 +514,43 @@ TEST_CASE("protocol: go solve proves the value and the distance, as the Solver d
   REQUIRE(line.has_value());
   CHECK(line->value == "draw");
   CHECK(line->distance == 0);
+  CHECK(over.back() == "bestmove (none)");
+}
+
+TEST_CASE("protocol: go solve moves proves every move, best first, then the position's value") {
+  Session s;
+  const std::string fen = "4x/o4/3o1/o4/2o1x x";  // a loss in 20
+  s.send("position fen " + fen);
+  const auto out = s.send("go solve moves");
+  std::vector<std::string> results;
+  for (const auto& line : out)
+    if (line.rfind("info string solve: ", 0) != 0) results.push_back(line);
+  const Position pos = *parse_position(fen);
+  const MoveList legal = legal_moves(pos);
+  REQUIRE(results.size() == legal.size() + 2);
+  Solver solver(SolveOptions{16, 1, true, {}});
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    const std::string& line = results[i];
+    CAPTURE(line);
+    REQUIRE(line.rfind("info solve move ", 0) == 0);
+    const auto move = parse_move(line.substr(16, line.find(' ', 16) - 16), pos);
+    REQUIRE(move.has_value());
+    const auto child = solver.solve(pos.after(*move));
+    REQUIRE(child.has_value());
+    const std::string mine = child->outcome == Outcome::win ? "loss" : child->outcome == Outcome::loss ? "win" : "draw";
+    CHECK(line == "info solve move " + to_string(*move) + " value " + mine + " distance " + std::to_string(child->plies + 1));
+  }
+  const auto line = solve_line(results[legal.size()]);
+  REQUIRE(line.has_value());
+  CHECK(line->value == "loss");
+  CHECK(line->distance == 20);
+  CHECK(results.back() == "bestmove " + results[0].substr(16, results[0].find(' ', 16) - 16));
+  // A game that is over has no moves: the plain answer.
+  s.send("position fen 5/5/5/5/x1o2 x");
+  const auto over = s.send("go solve moves");
+  REQUIRE(over.size() >= 2);
+  REQUIRE(solve_line(over[over.size() - 2]).has_value());
+  CHECK(solve_line(over[over.size() - 2])->distance == 0);
   CHECK(over.back() == "bestmove (none)");
 }
 

@@ -138,6 +138,39 @@ TEST_CASE("moon solve: value, distance, best move, nodes and time; progress on s
   CHECK(over[1] == "distance 0");
   CHECK(over[2] == "bestmove none");
 
+  // --moves: a line per legal move, best first, each one checked against a solve of the
+  // position after it; the first is the position's value.
+  const Run analysed = run_moon("solve --quiet --moves --fen '" + fen + "'");
+  CHECK(analysed.status == 0);
+  const auto move_out = lines(analysed.out);
+  const Position pos = *parse_position(fen);
+  const std::size_t legal = legal_moves(pos).size();
+  REQUIRE(move_out.size() == 5 + legal);
+  CHECK(move_out[0] == "value win");
+  CHECK(move_out[1] == "distance 13");
+  CHECK(move_out[3] == "move " + move_out[2].substr(9) + " win 13");
+  CHECK(move_out[3 + legal].rfind("nodes ", 0) == 0);
+  CHECK(move_out[4 + legal].rfind("time_ms ", 0) == 0);
+  for (std::size_t i = 0; i < legal; ++i) {
+    const std::string& line = move_out[3 + i];
+    INFO(line);
+    REQUIRE(line.rfind("move ", 0) == 0);
+    const std::string move = line.substr(5, line.find(' ', 5) - 5);
+    const auto child = lines(run_moon("solve --quiet --fen '" + fen + "' " + move).out);
+    REQUIRE(child.size() == 5);
+    const std::string child_value = child[0].substr(6), child_plies = child[1].substr(9);
+    const std::string mine = child_value == "win" ? "loss" : child_value == "loss" ? "win" : "draw";
+    CHECK(line == "move " + move + " " + mine + " " + std::to_string(std::stoi(child_plies) + 1));
+  }
+  const auto moves_unknown = lines(run_moon("solve --quiet --moves --no-distance --fen '" + fen + "'").out);
+  REQUIRE(moves_unknown.size() == 5 + legal);
+  CHECK(moves_unknown[1] == "distance unknown");
+  CHECK(moves_unknown[3].rfind(" win unknown") == moves_unknown[3].size() - 12);
+  const auto over_moves = lines(run_moon("solve --quiet --moves --fen '4o/5/5/2x2/x4 o'").out);  // no moves
+  REQUIRE(over_moves.size() == 5);
+  CHECK(std::vector<std::string>(over_moves.begin(), over_moves.begin() + 3) ==
+        std::vector<std::string>(over.begin(), over.begin() + 3));
+
   // A large table is announced while it is made, and how long that took.
   const Run large = run_moon("solve --hash 256 --fen 'xo3/5/5/5/3ox x 0 0 14 1'");
   CHECK(large.status == 0);

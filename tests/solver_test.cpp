@@ -632,28 +632,37 @@ TEST_CASE("Solver: a position that is over has distance 0 and no move" * doctest
   CHECK(r->best.is_null());
 }
 
+// Runs call() (a solve or an analysis of something far out of reach) on another thread, checks
+// that it is still running after 50 ms, runs while_running() meanwhile, then stops the solver and
+// checks that the call returned promptly and the solver is idle. Returns the call's result.
+template <class Call, class WhileRunning = void (*)()>
+auto stopped_while_running(Solver& solver, Call call, WhileRunning while_running = [] {}) {
+  std::optional<decltype(call())> result;
+  std::atomic<bool> returned{false};
+  std::thread t([&] {
+    result.emplace(call());
+    returned = true;
+  });
+  while (!solver.is_solving() && !returned) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(returned.load());
+  while_running();
+  const auto asked = std::chrono::steady_clock::now();
+  solver.stop();
+  t.join();
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count() < 10.0);  // generous
+  CHECK_FALSE(solver.is_solving());
+  REQUIRE(result.has_value());
+  return std::move(*result);
+}
+
 TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is ignored" *
           doctest::test_suite("threads")) {
   for (int threads : {1, 2}) {
     Solver solver(SolveOptions{16, threads, true, {}});
     solver.stop();  // nothing running: ignored
-    std::optional<Expected<SolveResult>> result;
-    std::atomic<bool> returned{false};
-    std::thread t([&] {
-      result.emplace(solver.solve(Position::start()));  // far out of reach
-      returned = true;
-    });
-    while (!solver.is_solving() && !returned) std::this_thread::yield();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    CHECK_FALSE(returned.load());
-    const auto asked = std::chrono::steady_clock::now();
-    solver.stop();
-    t.join();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
-    REQUIRE(result.has_value());
-    CHECK_FALSE(result->has_value());
-    CHECK(seconds < 10.0);  // generous: the solve would otherwise run for ages
-    CHECK_FALSE(solver.is_solving());
+    const auto result = stopped_while_running(solver, [&] { return solver.solve(Position::start()); });
+    CHECK_FALSE(result.has_value());
     // The solver is usable again, and the earlier stop does not leak into the next solve.
     const auto pos = parse_position("xo3/5/5/5/3ox x 0 0 19 1");
     REQUIRE(pos.has_value());
@@ -662,6 +671,77 @@ TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is i
     CHECK(again->outcome == Outcome::draw);
     CHECK(again->plies == 1);
   }
+}
+
+// Where a move's value ranks among the others: the order analyze() promises (best first).
+int rank_of(Outcome outcome, int plies) {
+  return outcome == Outcome::win ? plies : outcome == Outcome::draw ? 100000 + plies : 300000 - plies;
+}
+
+TEST_CASE("Solver::analyze proves every move, best first, and the first is the position's value") {
+  const auto cases = samples(29, 80 / scale, 100000 / scale);
+  Solver solver(SolveOptions{8, 1, true, {}});
+  Solver outcome_only(SolveOptions{8, 1, false, {}});
+  int moves_checked = 0, mixed = 0;
+  for (const Sample& s : cases) {
+    INFO(describe(s.pos));
+    const auto values = solver.analyze(s.pos);
+    REQUIRE(values.has_value());
+    if (s.pos.is_over()) {
+      CHECK(values->empty());
+      continue;
+    }
+    const MoveList legal = legal_moves(s.pos);
+    REQUIRE(values->size() == legal.size());
+    for (std::size_t i = 0; i < values->size(); ++i) {
+      const MoveValue& v = (*values)[i];
+      INFO("move ", to_string(v.move));
+      CHECK(legal.contains(v.move));
+      // Each move once, in the order promised.
+      for (std::size_t j = 0; j < i; ++j) CHECK((*values)[j].move != v.move);
+      if (i > 0) CHECK(rank_of((*values)[i - 1].outcome, (*values)[i - 1].plies) <= rank_of(v.outcome, v.plies));
+      // The truth about the position the move leads to, seen from the mover: one ply more.
+      const auto child = truth(s.pos.after(v.move), std::uint64_t(1) << 40);
+      REQUIRE(child.has_value());
+      const Outcome mine = child->outcome == Outcome::win    ? Outcome::loss
+                           : child->outcome == Outcome::loss ? Outcome::win
+                                                             : Outcome::draw;
+      CHECK(v.outcome == mine);
+      CHECK(v.plies == child->plies + 1);
+      ++moves_checked;
+    }
+    CHECK(values->front().outcome == s.truth.outcome);
+    CHECK(values->front().plies == s.truth.plies);
+    mixed += values->front().outcome != values->back().outcome;
+    // Without distances: the same outcomes, no plies.
+    const auto outcomes = outcome_only.analyze(s.pos);
+    REQUIRE(outcomes.has_value());
+    REQUIRE(outcomes->size() == values->size());
+    for (const MoveValue& v : *outcomes) {
+      CHECK(v.plies == -1);
+      const auto same = std::find_if(values->begin(), values->end(), [&](const MoveValue& w) { return w.move == v.move; });
+      REQUIRE(same != values->end());
+      CHECK(v.outcome == same->outcome);
+    }
+  }
+  MESSAGE(moves_checked, " moves checked; ", mixed, " positions with moves of different outcomes");
+  CHECK(mixed > 0);
+}
+
+TEST_CASE("Solver::analyze: stop() ends it promptly; a solve running refuses it" * doctest::test_suite("threads")) {
+  Solver solver(SolveOptions{16, 1, true, {}});
+  const auto result = stopped_while_running(solver, [&] { return solver.analyze(Position::start()); }, [&] {
+    CHECK_FALSE(solver.analyze(Position::start()).has_value());  // one at a time
+    CHECK_FALSE(solver.solve(Position::start()).has_value());
+  });
+  CHECK_FALSE(result.has_value());
+  // Usable again: a position where every move is proven at once.
+  const auto pos = parse_position("xo3/5/5/5/3ox x 0 0 19 1");  // any move ends the game drawn
+  REQUIRE(pos.has_value());
+  const auto again = solver.analyze(*pos);
+  REQUIRE(again.has_value());
+  CHECK(again->size() == legal_moves(*pos).size());
+  for (const MoveValue& v : *again) CHECK((v.outcome == Outcome::draw && v.plies == 1));
 }
 
 TEST_CASE("a hash size above the machine's memory is refused; the table and the options stay" *

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "moon/expected.hpp"
 #include "moon/move.hpp"
@@ -31,6 +32,15 @@ struct SolveResult {
   Move best;                  // a move keeping the outcome and the distance; null when the position is over
   std::uint64_t nodes = 0;    // positions visited, all threads
   std::int64_t time_ms = 0;
+};
+
+// The proven value of one move: the outcome and distance for the side that plays it, from the
+// position before the move (a move into a lost position for the opponent is a win, one ply more).
+struct MoveValue {
+  Move move;
+  Outcome outcome = Outcome::draw;
+  int plies = 0;            // as in SolveResult, counting the move itself (-1 without distances)
+  std::uint64_t nodes = 0;  // the nodes its proof took
 };
 
 inline constexpr std::size_t max_solve_hash_mb = 65536;
@@ -72,6 +82,10 @@ class Solver {
   // Proves the value of pos. Errors: stopped by stop() before the proof completed, or called
   // while another solve() of this solver is running.
   Expected<SolveResult> solve(const Position& pos);
+  // Proves the value of every legal move of pos, best first (wins fastest first, then draws
+  // shortest first, then losses slowest first); empty if pos is over. Each move's position is
+  // solved in turn on the same table. Same errors as solve(); stop() ends it too.
+  Expected<std::vector<MoveValue>> analyze(const Position& pos);
   // From any thread: a running solve() returns promptly with an error. Without a solve
   // running it does nothing (the next solve() starts afresh).
   void stop();
@@ -79,6 +93,8 @@ class Solver {
 
  private:
   struct Impl;
+  class Session;
+  Expected<SolveResult> prove(const Position& pos);  // solve() within a Session
   std::unique_ptr<Impl> impl_;
 };
 

@@ -18,7 +18,7 @@ constexpr std::string_view help =
     "  umi | isready | setoption name N value V | uminewgame\n"
     "  position startpos | fen <position string> [moves m1 m2 ...]\n"
     "  go [depth D] [nodes N] [movetime MS] [xtime MS otime MS xinc MS oinc MS] [infinite]\n"
-    "  go solve | go perft D | stop | d | quit\n";
+    "  go solve [moves] | go perft D | stop | d | quit\n";
 
 }  // namespace
 

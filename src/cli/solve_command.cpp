@@ -36,6 +36,10 @@ constexpr std::string_view help =
     "                     machine's memory)\n"
     "  --threads N        solve with N threads sharing the table (default 1)\n"
     "  --no-distance      prove only win/draw/loss (prints 'distance unknown')\n"
+    "  --moves            prove every legal move as well: after bestmove, a line per move, best\n"
+    "                     first: 'move MOVE win|draw|loss N', N the distance counting the move\n"
+    "                     ('unknown' with --no-distance); about as long as solving the position\n"
+    "                     after each move in turn\n"
     "  --quiet            no progress on standard error\n";
 
 }  // namespace
@@ -43,7 +47,7 @@ constexpr std::string_view help =
 int solve_command(Args args) {
   PositionOptions where;
   SolveOptions options;
-  bool quiet = false;
+  bool quiet = false, every_move = false;
   std::vector<std::string_view> moves;
   for (ArgReader reader(args); !reader.done();) {
     const auto consumed = where.consume(reader);
@@ -65,6 +69,8 @@ int solve_command(Args args) {
       options.distance = false;
     } else if (reader.flag("--quiet")) {
       quiet = true;
+    } else if (reader.flag("--moves")) {
+      every_move = true;
     } else if (reader.current().size() > 1 && reader.current()[0] == '-' && reader.current() != "0000") {
       return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
     } else {
@@ -96,16 +102,41 @@ int solve_command(Args args) {
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count());
     std::cerr << "solve: table made in " << seconds << " s" << std::endl;
   }
-  const auto result = (*solver)->solve(position);
-  if (!result) {
-    std::cerr << "moon solve: " << result.error().message << "\n";
-    return 1;
+  // With --moves the position's value is the best move's (none if the game is over: then solve()).
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<MoveValue> move_values;
+  if (every_move) {
+    auto analysis = (*solver)->analyze(position);
+    if (!analysis) {
+      std::cerr << "moon solve: " << analysis.error().message << "\n";
+      return 1;
+    }
+    move_values = std::move(analysis).value();
   }
-  std::cout << "value " << to_string(result->outcome) << "\n";
-  if (result->plies >= 0) std::cout << "distance " << result->plies << "\n";
-  else std::cout << "distance unknown\n";
-  std::cout << "bestmove " << (result->best.is_null() ? std::string("none") : to_string(result->best)) << "\n"
-            << "nodes " << result->nodes << "\n"
+  SolveResult solved;
+  if (move_values.empty()) {
+    const auto result = (*solver)->solve(position);
+    if (!result) {
+      std::cerr << "moon solve: " << result.error().message << "\n";
+      return 1;
+    }
+    solved = *result;
+  } else {
+    solved.outcome = move_values.front().outcome;
+    solved.plies = move_values.front().plies;
+    solved.best = move_values.front().move;
+    for (const MoveValue& v : move_values) solved.nodes += v.nodes;
+    solved.time_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  }
+  const SolveResult* result = &solved;
+  const auto distance = [](int plies) { return plies >= 0 ? std::to_string(plies) : std::string("unknown"); };
+  std::cout << "value " << to_string(result->outcome) << "\n"
+            << "distance " << distance(result->plies) << "\n"
+            << "bestmove " << (result->best.is_null() ? std::string("none") : to_string(result->best)) << "\n";
+  for (const MoveValue& v : move_values)
+    std::cout << "move " << to_string(v.move) << " " << to_string(v.outcome) << " " << distance(v.plies) << "\n";
+  std::cout << "nodes " << result->nodes << "\n"
             << "time_ms " << result->time_ms << std::endl;
   if (!quiet)
     std::cerr << "solve: " << result->nodes << " nodes in " << double(result->time_ms) / 1000.0 << " s, "

@@ -57,10 +57,15 @@ Expected<GoCommand> parse_go(Words words) {
       go.solve = true;
       continue;
     }
+    if (key == "moves") {
+      if (go.solve_moves) return Error{"moves is given twice"};
+      go.solve_moves = true;
+      continue;
+    }
     if (key != "depth" && key != "nodes" && key != "movetime" && key != "xtime" && key != "otime" && key != "xinc" &&
         key != "oinc" && key != "perft")
       return Error{"unknown go parameter " + quoted(key) +
-                   " (depth, nodes, movetime, xtime, otime, xinc, oinc, infinite, perft, solve)"};
+                   " (depth, nodes, movetime, xtime, otime, xinc, oinc, infinite, perft, solve, moves)"};
     if (i + 1 == words.size()) return Error{std::string(key) + " needs a value"};
     const std::string_view text = words[++i];
     auto once = [&](bool given) -> Expected<bool> {
@@ -98,8 +103,10 @@ Expected<GoCommand> parse_go(Words words) {
     if (!value) return value.error();
     if (key != "perft") seen_limit = true;
   }
+  if (go.solve_moves && !go.solve) return Error{"moves goes with solve (go solve moves)"};
   if (go.perft_depth && (seen_limit || go.infinite || go.solve)) return Error{"perft takes no other parameter"};
-  if (go.solve && (seen_limit || go.infinite)) return Error{"solve takes no other parameter (it runs until proven or stopped)"};
+  if (go.solve && (seen_limit || go.infinite))
+    return Error{"solve takes no other parameter but moves (it runs until proven or stopped)"};
   if (go.infinite && seen_limit) return Error{"infinite takes no other limit (it searches until stop)"};
   for (Color c : {x, o})
     if (go.increment_ms[c] && !go.time_ms[c])

@@ -27,6 +27,7 @@ struct GoCommand {
   bool infinite = false;
   std::optional<int> perft_depth;  // `go perft D`
   bool solve = false;              // `go solve`
+  bool solve_moves = false;        // `go solve moves`: every legal move's value too
 
   bool uses_clock() const { return time_ms[0] || time_ms[1]; }
   // Time is short, so a forced move should be played at once rather than searched.
@@ -34,8 +35,8 @@ struct GoCommand {
 };
 
 // `[depth D] [nodes N] [movetime MS] [xtime MS otime MS xinc MS oinc MS] [infinite]`, `perft D`
-// or `solve` (the words after `go`). Each keyword at most once; `infinite`, `perft` and `solve`
-// stand alone.
+// or `solve [moves]` (the words after `go`). Each keyword at most once; `infinite`, `perft` and
+// `solve` stand alone (`moves` only with `solve`).
 Expected<GoCommand> parse_go(Words words);
 
 // The search limits for the side to move. The move overhead is kept back from its clock, its

@@ -302,7 +302,7 @@ void Engine::go(Words args) {
   const auto command = parse_go(args);
   if (!command) return send_error("go: " + command.error().message);
   if (command->perft_depth) return start_perft(*command->perft_depth);
-  if (command->solve) return start_solve();
+  if (command->solve) return start_solve(command->solve_moves);
   start_search(*command);
 }
 
@@ -372,7 +372,7 @@ SolveOptions Engine::solver_options(const EngineOptions& options) {
   return solve;
 }
 
-void Engine::start_solve() {
+void Engine::start_solve(bool every_move) {
   if (!solver_) {
     // Making a large table takes seconds (solver.hpp): said, rather than passed in silence.
     const bool large_table = options_.solver_hash_mb >= announced_solve_table_mb;
@@ -392,12 +392,34 @@ void Engine::start_solve() {
   }
   stop_requested_ = false;
   worker_done_ = false;
-  worker_ = std::thread([this, pos = position_] {
+  worker_ = std::thread([this, every_move, pos = position_] {
     std::string last;
     try {
-      const auto result = solver_->solve(pos);
+      Expected<SolveResult> result = Error{"no move"};
+      if (every_move && !pos.is_over()) {
+        // The position's value is its best move's.
+        const auto started = std::chrono::steady_clock::now();
+        const auto values = solver_->analyze(pos);
+        if (values) {
+          SolveResult best;
+          best.outcome = values->front().outcome;
+          best.plies = values->front().plies;
+          best.best = values->front().move;
+          for (const MoveValue& v : *values) {
+            best.nodes += v.nodes;
+            last += "info solve move " + to_string(v.move) + " value " + std::string(to_string(v.outcome)) +
+                    " distance " + std::to_string(v.plies) + "\n";
+          }
+          best.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+          result = best;
+        } else {
+          result = values.error();
+        }
+      } else {
+        result = solver_->solve(pos);
+      }
       if (!result) last = "info string " + result.error().message + "\nbestmove (none)\n";
-      else last = solve_line(*result) + "bestmove " + (result->best.is_null() ? "(none)" : to_string(result->best)) + "\n";
+      else last += solve_line(*result) + "bestmove " + (result->best.is_null() ? "(none)" : to_string(result->best)) + "\n";
     } catch (const std::exception& e) {
       last = std::string("info string error: solve failed: ") + e.what() + "\nbestmove (none)\n";
     }

@@ -65,7 +65,7 @@ class Engine {
   void display(Words args);
   void start_search(const GoCommand& go);
   void start_perft(int depth);
-  void start_solve();
+  void start_solve(bool every_move);
   SolveOptions solver_options(const EngineOptions& options);  // its progress goes to `info string`
 
   std::ostream& out_;
