@@ -400,3 +400,57 @@ TEST_CASE("C API: a solve with progress reports, the same result, and a stop fro
   CHECK(moon_engine_solve_with_progress(nullptr, start.p, nullptr, nullptr, &without) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(moon_engine_solve_with_progress(engine.e, start.p, nullptr, nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
 }
+
+TEST_CASE("C API: every move's proven value, best first; a buffer too small; a stop") {
+  EngineHandle engine;
+  REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("4x/5/xo2o/3x1/2x2 x", nullptr, &pos.p) == MOON_OK);  // a win in 13
+  moon_position_info info;
+  REQUIRE(moon_position_get_info(pos.p, &info) == MOON_OK);
+  moon_move_value values[MOON_MAX_MOVES];
+  std::size_t count = 0;
+  REQUIRE(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, values, MOON_MAX_MOVES, &count) == MOON_OK);
+  REQUIRE(count == std::size_t(info.legal_move_count));
+  CHECK(values[0].outcome == MOON_OUTCOME_WIN);
+  CHECK(values[0].plies == 13);
+  for (std::size_t i = 0; i < count; ++i) {
+    INFO(values[i].move);
+    // The position after the move, solved on its own: the other side's view, one ply less.
+    PositionHandle after;
+    REQUIRE(moon_position_copy(pos.p, &after.p) == MOON_OK);
+    REQUIRE(moon_position_play(after.p, values[i].move, nullptr) == MOON_OK);
+    moon_solve_result solved;
+    REQUIRE(moon_engine_solve(engine.e, after.p, &solved) == MOON_OK);
+    const moon_outcome mine = solved.outcome == MOON_OUTCOME_WIN    ? MOON_OUTCOME_LOSS
+                              : solved.outcome == MOON_OUTCOME_LOSS ? MOON_OUTCOME_WIN
+                                                                    : MOON_OUTCOME_DRAW;
+    CHECK(values[i].outcome == mine);
+    CHECK(values[i].plies == solved.plies + 1);
+    if (i > 0 && values[i].outcome == values[i - 1].outcome && mine == MOON_OUTCOME_WIN)
+      CHECK(values[i].plies >= values[i - 1].plies);  // the fastest wins first
+  }
+
+  // Too small a buffer: refused before any proof, with the count needed.
+  std::size_t needed = 0;
+  CHECK(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, values, 2, &needed) == MOON_ERROR_BUFFER_TOO_SMALL);
+  CHECK(needed == count);
+  CHECK(contains(moon_last_error(), "moon_engine_solve_moves: "));
+  CHECK(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, nullptr, 4, &needed) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, values, 4, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_engine_solve_moves(nullptr, pos.p, nullptr, nullptr, values, 4, &needed) == MOON_ERROR_INVALID_ARGUMENT);
+
+  // A game that is over has no moves.
+  PositionHandle over;
+  REQUIRE(moon_position_from_string("4o/5/5/2x2/x4 o", nullptr, &over.p) == MOON_OK);
+  CHECK(moon_engine_solve_moves(engine.e, over.p, nullptr, nullptr, nullptr, 0, &count) == MOON_OK);
+  CHECK(count == 0);
+
+  // The start position is far out of reach: a stop from the first progress report ends it.
+  PositionHandle start;
+  REQUIRE(moon_position_new(nullptr, &start.p) == MOON_OK);
+  const moon_solve_callback stop_at_once = [](const char*, void* user) { moon_engine_stop(static_cast<moon_engine*>(user)); };
+  CHECK(moon_engine_solve_moves(engine.e, start.p, stop_at_once, engine.e, values, MOON_MAX_MOVES, &count) ==
+        MOON_ERROR_STOPPED);
+  CHECK(contains(moon_last_error(), "moon_engine_solve_moves: "));
+}

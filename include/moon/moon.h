@@ -255,6 +255,24 @@ MOON_API moon_status moon_engine_solve_with_progress(moon_engine* engine, const 
                                                      moon_solve_callback callback, void* user_data,
                                                      moon_solve_result* out);
 
+/* The proven value of one move for the side that plays it (moon_engine_solve_moves()). */
+typedef struct moon_move_value {
+  char move[MOON_MOVE_TEXT_SIZE];
+  moon_outcome outcome;
+  int plies; /* to the end of the game under best play, counting the move itself */
+} moon_move_value;
+
+/* Proves the value of every legal move of the position, best first (wins fastest first, then
+ * draws shortest first, then losses slowest first): the position after each move is solved in
+ * turn, on the engine's solver table, so this takes about as long as those solves. The first
+ * value is the position's own. *count receives the number of legal moves (0 when the game is
+ * over); capacity MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
+ * MOON_ERROR_BUFFER_TOO_SMALL (before any proof) with *count set to the number needed.
+ * callback may be NULL; moon_engine_stop() ends it with MOON_ERROR_STOPPED. */
+MOON_API moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* position,
+                                             moon_solve_callback callback, void* user_data, moon_move_value* values,
+                                             size_t capacity, size_t* count);
+
 /* From any thread: ends the search or solve running on this engine soon (within
  * milliseconds). Does nothing when none runs; a later search or solve is not affected. */
 MOON_API moon_status moon_engine_stop(moon_engine* engine);

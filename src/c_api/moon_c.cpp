@@ -193,38 +193,50 @@ moon_status busy(const char* function) {
   return fail(MOON_ERROR_BUSY, std::string(function) + ": the engine is already searching or solving");
 }
 
+moon_outcome to_outcome(Outcome outcome) {
+  return outcome == Outcome::win ? MOON_OUTCOME_WIN : outcome == Outcome::loss ? MOON_OUTCOME_LOSS : MOON_OUTCOME_DRAW;
+}
+
+// Runs body(solver) with the engine marked solving and its solver ready (made by the first
+// solve: its table is large), the callback set for this call only (none: no reports), so that
+// none outlives its call.
+template <class Body>
+moon_status run_solver(const char* function, moon_engine& engine, moon_solve_callback callback, void* user_data,
+                       Body body) {
+  Run run(engine, moon_engine::solving);
+  if (!run.acquired()) return busy(function);
+  SolveOptions options = engine.solve_options;
+  if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
+  Solver* solver = engine.solver.load();
+  if (!solver) {
+    auto made = Solver::create(options);
+    if (!made) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + made.error().message);
+    solver = std::move(made).value().release();
+    engine.solver = solver;
+  } else if (const auto ok = solver->set_options(options); !ok) {  // the same size: only the callback changes
+    return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);
+  }
+  return body(*solver);
+}
+
 moon_status solve(const char* function, moon_engine* engine, const moon_position* position,
                   moon_solve_callback callback, void* user_data, moon_solve_result* out) {
   return guarded([&] {
     if (!engine) return null_argument(function, "engine");
     if (!position) return null_argument(function, "position");
     if (!out) return null_argument(function, "out");
-    Run run(*engine, moon_engine::solving);
-    if (!run.acquired()) return busy(function);
-    SolveOptions options = engine->solve_options;
-    // Every solve sets the callback afresh (none: no reports), so none outlives its call.
-    if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
-    Solver* solver = engine->solver.load();
-    if (!solver) {
-      auto made = Solver::create(options);
-      if (!made) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + made.error().message);
-      solver = std::move(made).value().release();
-      engine->solver = solver;
-    } else if (const auto ok = solver->set_options(options); !ok) {  // the same size: only the callback changes
-      return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);
-    }
-    const auto result = solver->solve(position->value);
-    if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
-    moon_solve_result r{};
-    r.outcome = result->outcome == Outcome::win    ? MOON_OUTCOME_WIN
-                : result->outcome == Outcome::loss ? MOON_OUTCOME_LOSS
-                                                   : MOON_OUTCOME_DRAW;
-    r.plies = result->plies;
-    set_field(r.best_move, result->best.is_null() ? "" : to_string(result->best));
-    r.nodes = result->nodes;
-    r.time_ms = result->time_ms;
-    *out = r;
-    return MOON_OK;
+    return run_solver(function, *engine, callback, user_data, [&](Solver& solver) {
+      const auto result = solver.solve(position->value);
+      if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
+      moon_solve_result r{};
+      r.outcome = to_outcome(result->outcome);
+      r.plies = result->plies;
+      set_field(r.best_move, result->best.is_null() ? "" : to_string(result->best));
+      r.nodes = result->nodes;
+      r.time_ms = result->time_ms;
+      *out = r;
+      return MOON_OK;
+    });
   });
 }
 
@@ -478,6 +490,37 @@ moon_status moon_engine_solve(moon_engine* engine, const moon_position* position
 moon_status moon_engine_solve_with_progress(moon_engine* engine, const moon_position* position,
                                             moon_solve_callback callback, void* user_data, moon_solve_result* out) {
   return solve("moon_engine_solve_with_progress", engine, position, callback, user_data, out);
+}
+
+moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* position, moon_solve_callback callback,
+                                    void* user_data, moon_move_value* values, size_t capacity, size_t* count) {
+  constexpr const char* function = "moon_engine_solve_moves";
+  return guarded([&] {
+    if (!engine) return null_argument(function, "engine");
+    if (!position) return null_argument(function, "position");
+    if (!count) return null_argument(function, "count");
+    if (!values && capacity > 0) return null_argument(function, "values");
+    // Checked before any proof: a buffer too small is known from the moves alone.
+    const std::size_t needed = position->value.is_over() ? 0 : legal_moves(position->value).size();
+    if (needed > capacity) {
+      *count = needed;
+      return fail(MOON_ERROR_BUFFER_TOO_SMALL, std::string(function) + ": " + std::to_string(needed) +
+                                                   " moves do not fit a capacity of " + std::to_string(capacity));
+    }
+    return run_solver(function, *engine, callback, user_data, [&](Solver& solver) {
+      const auto result = solver.analyze(position->value);
+      if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
+      for (std::size_t i = 0; i < result->size(); ++i) {
+        moon_move_value v{};
+        set_field(v.move, to_string((*result)[i].move));
+        v.outcome = to_outcome((*result)[i].outcome);
+        v.plies = (*result)[i].plies;
+        values[i] = v;
+      }
+      *count = result->size();
+      return MOON_OK;
+    });
+  });
 }
 
 moon_status moon_engine_stop(moon_engine* engine) {
