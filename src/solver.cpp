@@ -43,6 +43,7 @@ struct Solver::Impl {
   bool solving = false;
   std::atomic<bool> halt{false};     // set by stop() or by the first thread to finish
   std::atomic<bool> stopped{false};  // set by stop()
+  std::string progress_prefix;       // before each progress line: which move analyze() proves
 };
 
 Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
@@ -145,10 +146,10 @@ Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos) {
   for (Move m : moves) {
     if (!values.empty() && !session.next_proof())
       return Error{"the analysis was stopped before every move was proven"};
-    if (impl_->options.progress)
-      impl_->options.progress("move " + std::to_string(values.size() + 1) + " of " + std::to_string(moves.size()) +
-                              ": " + to_string(m));
+    impl_->progress_prefix =
+        "move " + std::to_string(values.size() + 1) + " of " + std::to_string(moves.size()) + ", " + to_string(m) + ": ";
     const auto child = prove(pos.after(m));
+    impl_->progress_prefix.clear();
     if (!child) return Error{"the analysis was stopped before every move was proven"};
     const Outcome mine = child->outcome == Outcome::win    ? Outcome::loss
                          : child->outcome == Outcome::loss ? Outcome::win
@@ -199,7 +200,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
     std::snprintf(line, sizeof line, " | %llu nodes, %.1f Mn/s, %.1f s, table %d permille",
                   static_cast<unsigned long long>(n), ms > 0 ? double(n) / double(ms) / 1000.0 : 0.0,
                   double(ms) / 1000.0, s.table.fill_permille());
-    s.options.progress(last_note + line);
+    s.options.progress(s.progress_prefix + last_note + line);
   };
 
   const auto run = [&](int index) {

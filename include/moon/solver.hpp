@@ -84,7 +84,8 @@ class Solver {
   Expected<SolveResult> solve(const Position& pos);
   // Proves the value of every legal move of pos, best first (wins fastest first, then draws
   // shortest first, then losses slowest first); empty if pos is over. Each move's position is
-  // solved in turn on the same table. Same errors as solve(); stop() ends it too.
+  // solved in turn on the same table; progress lines start with the move being proven ("move 3
+  // of 11, a3a4: ..."). Same errors as solve(); stop() ends it too.
   Expected<std::vector<MoveValue>> analyze(const Position& pos);
   // From any thread: a running solve() returns promptly with an error. Without a solve
   // running it does nothing (the next solve() starts afresh).
