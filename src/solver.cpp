@@ -15,6 +15,16 @@
 
 namespace moon {
 
+SolveResult result_of(const std::vector<MoveValue>& values, std::int64_t time_ms) {
+  SolveResult result;
+  result.outcome = values.front().outcome;
+  result.plies = values.front().plies;
+  result.best = values.front().move;
+  for (const MoveValue& v : values) result.nodes += v.nodes;
+  result.time_ms = time_ms;
+  return result;
+}
+
 std::string_view to_string(Outcome outcome) {
   switch (outcome) {
     case Outcome::win: return "win";

@@ -43,6 +43,10 @@ struct MoveValue {
   std::uint64_t nodes = 0;  // the nodes its proof took
 };
 
+// The result of a position from the values of its moves (analyze(), not empty): the best move's
+// value and the nodes of all their proofs, with the time given.
+SolveResult result_of(const std::vector<MoveValue>& values, std::int64_t time_ms);
+
 inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;
 // Every page of a solver's table is written when it is made, so that memory the machine lacks

@@ -113,23 +113,16 @@ int solve_command(Args args) {
     }
     move_values = std::move(analysis).value();
   }
-  SolveResult solved;
-  if (move_values.empty()) {
-    const auto result = (*solver)->solve(position);
-    if (!result) {
-      std::cerr << "moon solve: " << result.error().message << "\n";
-      return 1;
-    }
-    solved = *result;
-  } else {
-    solved.outcome = move_values.front().outcome;
-    solved.plies = move_values.front().plies;
-    solved.best = move_values.front().move;
-    for (const MoveValue& v : move_values) solved.nodes += v.nodes;
-    solved.time_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  const auto elapsed_ms = [&] {
+    return std::int64_t(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count());
+  };
+  const auto result = move_values.empty() ? (*solver)->solve(position)
+                                          : Expected<SolveResult>(result_of(move_values, elapsed_ms()));
+  if (!result) {
+    std::cerr << "moon solve: " << result.error().message << "\n";
+    return 1;
   }
-  const SolveResult* result = &solved;
   const auto distance = [](int plies) { return plies >= 0 ? std::to_string(plies) : std::string("unknown"); };
   std::cout << "value " << to_string(result->outcome) << "\n"
             << "distance " << distance(result->plies) << "\n"

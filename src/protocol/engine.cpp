@@ -401,17 +401,11 @@ void Engine::start_solve(bool every_move) {
         const auto started = std::chrono::steady_clock::now();
         const auto values = solver_->analyze(pos);
         if (values) {
-          SolveResult best;
-          best.outcome = values->front().outcome;
-          best.plies = values->front().plies;
-          best.best = values->front().move;
-          for (const MoveValue& v : *values) {
-            best.nodes += v.nodes;
+          for (const MoveValue& v : *values)
             last += "info solve move " + to_string(v.move) + " value " + std::string(to_string(v.outcome)) +
                     " distance " + std::to_string(v.plies) + "\n";
-          }
-          best.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-          result = best;
+          const auto elapsed = std::chrono::steady_clock::now() - started;
+          result = result_of(*values, std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
         } else {
           result = values.error();
         }
