@@ -395,23 +395,18 @@ void Engine::start_solve(bool every_move) {
   worker_ = std::thread([this, every_move, pos = position_] {
     std::string last;
     try {
-      Expected<SolveResult> result = Error{"no move"};
-      if (every_move && !pos.is_over()) {
+      const auto result = [&]() -> Expected<SolveResult> {
+        if (!every_move || pos.is_over()) return solver_->solve(pos);
         // The position's value is its best move's.
         const auto started = std::chrono::steady_clock::now();
         const auto values = solver_->analyze(pos);
-        if (values) {
-          for (const MoveValue& v : *values)
-            last += "info solve move " + to_string(v.move) + " value " + std::string(to_string(v.outcome)) +
-                    " distance " + std::to_string(v.plies) + "\n";
-          const auto elapsed = std::chrono::steady_clock::now() - started;
-          result = result_of(*values, std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
-        } else {
-          result = values.error();
-        }
-      } else {
-        result = solver_->solve(pos);
-      }
+        if (!values) return values.error();
+        for (const MoveValue& v : *values)
+          last += "info solve move " + to_string(v.move) + " value " + std::string(to_string(v.outcome)) +
+                  " distance " + std::to_string(v.plies) + "\n";
+        const auto elapsed = std::chrono::steady_clock::now() - started;
+        return result_of(*values, std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
+      }();
       if (!result) last = "info string " + result.error().message + "\nbestmove (none)\n";
       else last += solve_line(*result) + "bestmove " + (result->best.is_null() ? "(none)" : to_string(result->best)) + "\n";
     } catch (const std::exception& e) {
