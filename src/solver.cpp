@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/solve_search.hpp"
@@ -62,11 +63,24 @@ Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
   if (!impl_->table.resize(impl_->options.hash_mb)) impl_->options.hash_mb = 0;
 }
 
-Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options) {
+Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool announce_table) {
+  const auto say = options.progress;
+  const bool announced = announce_table && say && options.hash_mb >= announced_solve_table_mb;
+  if (announced) {
+    if (const auto fits = check_table_size(options.hash_mb); !fits) return fits.error();
+    say("making the " + std::to_string(options.hash_mb) + " MiB table");
+  }
+  const auto started = std::chrono::steady_clock::now();
   SolveOptions without_table = options;
   without_table.hash_mb = 0;
   auto solver = std::make_unique<Solver>(std::move(without_table));
   if (auto ok = solver->set_options(std::move(options)); !ok) return ok.error();
+  if (announced) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    say(std::string("table made in ") + seconds + " s");
+  }
   return solver;
 }
 

@@ -51,7 +51,7 @@ inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;
 // Every page of a solver's table is written when it is made, so that memory the machine lacks
 // fails then, not in the middle of a solve: about 1.7 s a GiB on the machine of docs/SOLVER.md.
-// From this size on, `moon solve` and the protocol's `go solve` say so while it is made.
+// From this size on, Solver::create() can say so while it is made (`moon solve`, `go solve`).
 inline constexpr std::size_t announced_solve_table_mb = 256;
 
 struct SolveOptions {
@@ -70,8 +70,10 @@ class Solver {
   explicit Solver(SolveOptions options = {});
   // A solver with exactly these options, or the error set_options() gives for them (a size
   // above the machine's memory, or one that cannot be had, included), where the constructor
-  // would clamp them and go without the table.
-  static Expected<std::unique_ptr<Solver>> create(SolveOptions options);
+  // would clamp them and go without the table. With `announce_table`, a table of
+  // announced_solve_table_mb or more gets two progress lines, "making the N MiB table" before
+  // and "table made in S s" after (a size that cannot be had is refused before either).
+  static Expected<std::unique_ptr<Solver>> create(SolveOptions options, bool announce_table = false);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

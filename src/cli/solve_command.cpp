@@ -1,11 +1,9 @@
 #include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/solver.hpp"
 
@@ -88,20 +86,9 @@ int solve_command(Args args) {
   }
 
   if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
-  // A size the machine cannot hold is refused before anything is said of it.
-  if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
-  // Making a large table takes seconds (solver.hpp), which would pass in silence without these lines.
-  const bool large_table = !quiet && options.hash_mb >= announced_solve_table_mb;
-  const auto made = std::chrono::steady_clock::now();
-  if (large_table) std::cerr << "solve: making the " << options.hash_mb << " MiB table" << std::endl;
-  auto solver = Solver::create(options);
+  // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
+  auto solver = Solver::create(options, true);
   if (!solver) return usage_error(name, solver.error().message);
-  if (large_table) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.1f",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count());
-    std::cerr << "solve: table made in " << seconds << " s" << std::endl;
-  }
   // With --moves the position's value is the best move's (none if the game is over: then solve()).
   const auto started = std::chrono::steady_clock::now();
   std::vector<MoveValue> move_values;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <exception>
 #include <optional>
 
@@ -374,19 +373,10 @@ SolveOptions Engine::solver_options(const EngineOptions& options) {
 
 void Engine::start_solve(bool every_move) {
   if (!solver_) {
-    // Making a large table takes seconds (solver.hpp): said, rather than passed in silence.
-    const bool large_table = options_.solver_hash_mb >= announced_solve_table_mb;
-    const auto started = std::chrono::steady_clock::now();
-    if (large_table) send("info string solve: making the " + std::to_string(options_.solver_hash_mb) + " MiB table\n");
-    auto made = Solver::create(solver_options(options_));
+    // Making a large table takes seconds (solver.hpp): announced, rather than passed in silence.
+    auto made = Solver::create(solver_options(options_), true);
     if (!made) return send_error("go solve: " + made.error().message);
     solver_ = std::move(made).value();
-    if (large_table) {
-      char seconds[32];
-      std::snprintf(seconds, sizeof seconds, "%.1f",
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-      send(std::string("info string solve: table made in ") + seconds + " s\n");
-    }
   } else if (const auto ok = solver_->set_options(solver_options(options_)); !ok) {
     return send_error("go solve: " + ok.error().message);
   }
