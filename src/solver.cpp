@@ -16,13 +16,15 @@
 
 namespace moon {
 
-SolveResult result_of(const std::vector<MoveValue>& values, std::int64_t time_ms) {
+SolveResult result_of(const std::vector<MoveValue>& values) {
   SolveResult result;
   result.outcome = values.front().outcome;
   result.plies = values.front().plies;
   result.best = values.front().move;
-  for (const MoveValue& v : values) result.nodes += v.nodes;
-  result.time_ms = time_ms;
+  for (const MoveValue& v : values) {
+    result.nodes += v.nodes;
+    result.time_ms += v.time_ms;
+  }
   return result;
 }
 
@@ -178,7 +180,7 @@ Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos) {
     const Outcome mine = child->outcome == Outcome::win    ? Outcome::loss
                          : child->outcome == Outcome::loss ? Outcome::win
                                                            : Outcome::draw;
-    values.push_back({m, mine, impl_->options.distance ? child->plies + 1 : -1, child->nodes});
+    values.push_back({m, mine, impl_->options.distance ? child->plies + 1 : -1, child->nodes, child->time_ms});
   }
   // Best first: wins (the fastest first), draws (the shortest line first), losses (the slowest
   // first); generation order among equals.

@@ -41,11 +41,12 @@ struct MoveValue {
   Outcome outcome = Outcome::draw;
   int plies = 0;            // as in SolveResult, counting the move itself (-1 without distances)
   std::uint64_t nodes = 0;  // the nodes its proof took
+  std::int64_t time_ms = 0;  // and its time
 };
 
 // The result of a position from the values of its moves (analyze(), not empty): the best move's
-// value and the nodes of all their proofs, with the time given.
-SolveResult result_of(const std::vector<MoveValue>& values, std::int64_t time_ms);
+// value, and the nodes and time of all their proofs.
+SolveResult result_of(const std::vector<MoveValue>& values);
 
 inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;

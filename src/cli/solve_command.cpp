@@ -1,4 +1,3 @@
-#include <chrono>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -90,7 +89,6 @@ int solve_command(Args args) {
   auto solver = Solver::create(options, true);
   if (!solver) return usage_error(name, solver.error().message);
   // With --moves the position's value is the best move's (none if the game is over: then solve()).
-  const auto started = std::chrono::steady_clock::now();
   std::vector<MoveValue> move_values;
   if (every_move) {
     auto analysis = (*solver)->analyze(position);
@@ -100,12 +98,7 @@ int solve_command(Args args) {
     }
     move_values = std::move(analysis).value();
   }
-  const auto elapsed_ms = [&] {
-    return std::int64_t(
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count());
-  };
-  const auto result = move_values.empty() ? (*solver)->solve(position)
-                                          : Expected<SolveResult>(result_of(move_values, elapsed_ms()));
+  const auto result = move_values.empty() ? (*solver)->solve(position) : Expected<SolveResult>(result_of(move_values));
   if (!result) {
     std::cerr << "moon solve: " << result.error().message << "\n";
     return 1;

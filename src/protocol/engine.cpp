@@ -388,14 +388,12 @@ void Engine::start_solve(bool every_move) {
       const auto result = [&]() -> Expected<SolveResult> {
         if (!every_move || pos.is_over()) return solver_->solve(pos);
         // The position's value is its best move's.
-        const auto started = std::chrono::steady_clock::now();
         const auto values = solver_->analyze(pos);
         if (!values) return values.error();
         for (const MoveValue& v : *values)
           last += "info solve move " + to_string(v.move) + " value " + std::string(to_string(v.outcome)) +
                   " distance " + std::to_string(v.plies) + "\n";
-        const auto elapsed = std::chrono::steady_clock::now() - started;
-        return result_of(*values, std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
+        return result_of(*values);
       }();
       if (!result) last = "info string " + result.error().message + "\nbestmove (none)\n";
       else last += solve_line(*result) + "bestmove " + (result->best.is_null() ? "(none)" : to_string(result->best)) + "\n";
