@@ -516,6 +516,73 @@ TEST_CASE("whole-game answers are monotone in the clock, the way the solver's ta
   if (scale == 1) CHECK(changes > 0);
 }
 
+TEST_CASE("whole-game answers at every clock of a board, on one table, either way round, agree with minimax") {
+  // The clock-range entries (clock_range_key) carry a whole-game answer from one clock of a
+  // board to its other clocks. Here "won?" and "not lost?" are asked at each clock in turn on
+  // one table, the clock left shrinking, then growing, so that each question can read an entry
+  // stored one clock away. Only at boards whose answers change with the clock can a range
+  // read one ply too far give a wrong answer, so the sample holds only those. Full solves
+  // seldom ask these questions there (the deepening settles small positions first), and the
+  // test above never caught such an error; this one fails if either comparison of the range in
+  // table_answer() is off by one (checked).
+  std::mt19937_64 rng(31);
+  std::atomic<bool> stop{false};
+  SolveTable scratch(1);
+  int boards = 0, tried = 0;
+  while (boards < 48 / scale) {
+    Rules rules;
+    rules.movement = rng() % 2 ? Movement::slide : Movement::step;
+    rules.capture_lines = rng() % 2 ? CaptureLines::orthogonal_and_diagonal : CaptureLines::orthogonal;
+    rules.clock_limit = 2 + int(rng() % 7);
+    test::Setup setup;
+    setup.board.fill('.');
+    // The counters within a 3 x 4 window: near enough to one another for captures that take a
+    // few plies to force, which is what makes an answer change with the clock.
+    const int file0 = int(rng() % 3), rank0 = int(rng() % 2);
+    std::vector<int> squares;
+    for (int r = 0; r < 4; ++r)
+      for (int f = 0; f < 3; ++f) squares.push_back((rank0 + r) * 5 + file0 + f);
+    std::shuffle(squares.begin(), squares.end(), rng);
+    const int xs = 2 + int(rng() % 2), os = 2 + int(rng() % 2);
+    for (int k = 0; k < xs + os; ++k) setup.board[std::size_t(squares[std::size_t(k)])] = k < xs ? 'x' : 'o';
+    setup.side = rng() % 2 ? 'o' : 'x';
+    const auto parsed = parse_position(setup.text(), rules);
+    REQUIRE(parsed.has_value());
+    if (parsed->is_over()) continue;
+    ++tried;
+    // Boards whose outcome changes with the clock, picked by the solver (cheaply: as both
+    // answers are monotone in the clock, the outcome changes somewhere if and only if it differs
+    // between the first clock and the last); the checks below are against minimax.
+    scratch.clear();
+    const Outcome first = core_solve(*parsed, scratch, false).outcome;
+    scratch.clear();
+    if (core_solve(with_clock(*parsed, rules.clock_limit - 1), scratch, false).outcome == first) continue;
+    MemoOutcome outcome{{}, 100000};
+    std::vector<Outcome> by_clock(std::size_t(rules.clock_limit));
+    for (int c = 0; c < rules.clock_limit; ++c) by_clock[std::size_t(c)] = outcome(with_clock(*parsed, c));
+    if (outcome.exceeded()) continue;
+    const auto yes = [&](int clock, bool won) {
+      const Outcome o = by_clock[std::size_t(clock)];
+      return won ? o == Outcome::win : o != Outcome::loss;
+    };
+    ++boards;
+    for (const bool upwards : {true, false}) {
+      SolveTable table(1);
+      with_variant(rules, [&](auto v) {
+        SolveSearch<decltype(v)> search(table, stop);
+        for (int i = 0; i < rules.clock_limit; ++i) {
+          const int c = upwards ? i : rules.clock_limit - 1 - i;
+          const Position p = with_clock(*parsed, c);
+          INFO(describe(p), upwards ? " (clocks upwards)" : " (clocks downwards)");
+          CHECK((search.answer(p, 1) >= 1) == yes(c, true));    // won?
+          CHECK((search.answer(p, 0) >= 0) == yes(c, false));   // not lost?
+        }
+      });
+    }
+  }
+  MESSAGE(boards, " boards whose answers change with the clock, of ", tried);
+}
+
 TEST_CASE("outcome only: the same outcome, and the best move keeps it") {
   const auto cases = samples(13, 200 / scale, 200000 / scale);
   SolveTable table(8);
