@@ -19,6 +19,7 @@
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/search.hpp"
+#include "moon/solver.hpp"
 #include "moon/transposition_table.hpp"
 #include "machine_memory.hpp"
 
@@ -299,6 +300,55 @@ TEST_CASE("proven results agree with and without the table, tiny or big, and wit
   }
   CHECK(proven > 40 / scale);
   CHECK(compared > proven);
+}
+
+TEST_CASE("proven results of deeper searches, and their best moves, agree with the exact solver") {
+  // minimax_bounds() above reaches 4 plies; the exact solver (checked against exhaustive
+  // minimax in solver_test.cpp) settles what an 8-ply search proves: the outcome always, the
+  // distance where it is within the depth, and the value of the best move's child, which must
+  // be the same one ply on.
+  std::mt19937 rng(314);
+  int proven = 0, distances = 0;
+  Solver solver(SolveOptions{16, 1, true, {}});
+  const auto solve = [&](const Position& pos) {
+    const auto r = solver.solve(pos);
+    REQUIRE(r.has_value());
+    return *r;
+  };
+  const auto outcome_of = [](ScoreKind kind) {
+    return kind == ScoreKind::win ? Outcome::win : kind == ScoreKind::loss ? Outcome::loss : Outcome::draw;
+  };
+  const auto opposite = [](Outcome o) {
+    return o == Outcome::win ? Outcome::loss : o == Outcome::loss ? Outcome::win : Outcome::draw;
+  };
+  for (const Rules& base : all_variants) {
+    for (const int limit : {4, 8, 20}) {
+      Rules rules = base;
+      rules.clock_limit = limit;
+      for (int i = 0; i < 24 / scale; ++i) {
+        const Position pos = random_endgame(rng, rules);
+        const int depth = 8;
+        const SearchResult found = search(pos, depth);
+        if (found.score_info.kind == ScoreKind::heuristic) continue;
+        INFO(to_string(pos), " limit ", limit, " search: ", to_string(found.score_info), ", best ", to_string(found.best));
+        ++proven;
+        const Outcome outcome = outcome_of(found.score_info.kind);
+        const SolveResult exact = solve(pos);
+        CHECK(exact.outcome == outcome);
+        const bool distance_known = outcome != Outcome::draw && found.score_info.value <= depth;
+        if (distance_known) {
+          ++distances;
+          CHECK(exact.plies == found.score_info.value);
+        }
+        const SolveResult after_best = solve(pos.after(found.best));
+        CHECK(after_best.outcome == opposite(outcome));
+        if (distance_known) CHECK(after_best.plies == found.score_info.value - 1);
+      }
+    }
+  }
+  MESSAGE(proven, " proven results, ", distances, " with their distance");
+  CHECK(proven >= 150 / scale);
+  CHECK(distances >= 80 / scale);
 }
 
 TEST_CASE("positions differing only in clock or hands are never conflated by the table") {
