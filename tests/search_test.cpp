@@ -308,6 +308,7 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
   // distance where it is within the depth, and the value of the best move's child, which must
   // be the same one ply on.
   std::mt19937 rng(314);
+  const int depth = 8;
   int proven = 0, distances = 0;
   Solver solver(SolveOptions{16, 1, true, {}});
   const auto solve = [&](const Position& pos) {
@@ -327,7 +328,6 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
       rules.clock_limit = limit;
       for (int i = 0; i < 24 / scale; ++i) {
         const Position pos = random_endgame(rng, rules);
-        const int depth = 8;
         const SearchResult found = search(pos, depth);
         if (found.score_info.kind == ScoreKind::heuristic) continue;
         INFO(to_string(pos), " limit ", limit, " search: ", to_string(found.score_info), ", best ", to_string(found.best));
