@@ -520,11 +520,12 @@ TEST_CASE("whole-game answers at every clock of a board, on one table, either wa
   // The clock-range entries (clock_range_key) carry a whole-game answer from one clock of a
   // board to its other clocks. Here "won?" and "not lost?" are asked at each clock in turn on
   // one table, the clock left shrinking, then growing, so that each question can read an entry
-  // stored one clock away. Only at boards whose answers change with the clock can a range
-  // read one ply too far give a wrong answer, so the sample holds only those. Full solves
-  // seldom ask these questions there (the deepening settles small positions first), and the
-  // test above never caught such an error; this one fails if either comparison of the range in
-  // table_answer() is off by one (checked).
+  // stored one clock away. A range read one ply too far gives a wrong answer only for a board
+  // whose answers change with the clock, and the board asked again here is the root, so the
+  // sample holds only such boards. Full solves seldom ask these questions there (the deepening
+  // settles small positions first): the full solves of one board at every clock (above) never
+  // caught such an error. This test fails if either comparison of the range in table_answer()
+  // is off by one (checked).
   std::mt19937_64 rng(31);
   std::atomic<bool> stop{false};
   SolveTable scratch(1);
