@@ -177,10 +177,8 @@ Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos) {
     const auto child = prove(pos.after(m));
     impl_->progress_prefix.clear();
     if (!child) return Error{"the analysis was stopped before every move was proven"};
-    const Outcome mine = child->outcome == Outcome::win    ? Outcome::loss
-                         : child->outcome == Outcome::loss ? Outcome::win
-                                                           : Outcome::draw;
-    values.push_back({m, mine, impl_->options.distance ? child->plies + 1 : -1, child->nodes, child->time_ms});
+    const int plies = impl_->options.distance ? child->plies + 1 : -1;
+    values.push_back({m, opposite(child->outcome), plies, child->nodes, child->time_ms});
   }
   // Best first: wins (the fastest first), draws (the shortest line first), losses (the slowest
   // first); generation order among equals.

@@ -501,10 +501,7 @@ TEST_CASE("protocol: go solve proves the value and the distance, as the Solver d
     const auto child = solver.solve(pos.after(*best));
     REQUIRE(child.has_value());
     CHECK(child->plies == expected->plies - 1);
-    const Outcome mirrored = expected->outcome == Outcome::win    ? Outcome::loss
-                             : expected->outcome == Outcome::loss ? Outcome::win
-                                                                  : Outcome::draw;
-    CHECK(child->outcome == mirrored);
+    CHECK(child->outcome == opposite(expected->outcome));
   }
   // A game that is over: its value, distance 0 and no move.
   s.send("position fen 5/5/5/5/x1o2 x");

@@ -319,9 +319,6 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
   const auto outcome_of = [](ScoreKind kind) {
     return kind == ScoreKind::win ? Outcome::win : kind == ScoreKind::loss ? Outcome::loss : Outcome::draw;
   };
-  const auto opposite = [](Outcome o) {
-    return o == Outcome::win ? Outcome::loss : o == Outcome::loss ? Outcome::win : Outcome::draw;
-  };
   for (const Rules& base : all_variants) {
     for (const int limit : {4, 8, 20}) {
       Rules rules = base;

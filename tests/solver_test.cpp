@@ -159,9 +159,7 @@ void check_best_move(const Position& pos, const SolveResult& r, const Truth& t, 
   REQUIRE(legal_moves(pos).contains(r.best));
   const auto child = truth(pos.after(r.best), std::uint64_t(1) << 40);
   REQUIRE(child.has_value());
-  const Outcome expected = t.outcome == Outcome::win ? Outcome::loss : t.outcome == Outcome::loss ? Outcome::win
-                                                                                                 : Outcome::draw;
-  CHECK(child->outcome == expected);
+  CHECK(child->outcome == opposite(t.outcome));
   if (distance) CHECK(child->plies == t.plies - 1);
 }
 
@@ -771,10 +769,7 @@ TEST_CASE("Solver::analyze proves every move, best first, and the first is the p
       // The truth about the position the move leads to, seen from the mover: one ply more.
       const auto child = truth(s.pos.after(v.move), std::uint64_t(1) << 40);
       REQUIRE(child.has_value());
-      const Outcome mine = child->outcome == Outcome::win    ? Outcome::loss
-                           : child->outcome == Outcome::loss ? Outcome::win
-                                                             : Outcome::draw;
-      CHECK(v.outcome == mine);
+      CHECK(v.outcome == opposite(child->outcome));
       CHECK(v.plies == child->plies + 1);
       ++moves_checked;
     }

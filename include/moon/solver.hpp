@@ -24,6 +24,11 @@ namespace moon {
 
 enum class Outcome { win, draw, loss };  // for the side to move
 
+// The same result seen by the other side (a win for one is a loss for the other).
+constexpr Outcome opposite(Outcome outcome) {
+  return outcome == Outcome::win ? Outcome::loss : outcome == Outcome::loss ? Outcome::win : Outcome::draw;
+}
+
 std::string_view to_string(Outcome outcome);  // "win", "draw", "loss"
 
 struct SolveResult {
