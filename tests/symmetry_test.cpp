@@ -113,3 +113,58 @@ TEST_CASE("symmetry: the canonical boards are the same for all eight images, and
   const Bitboard cross = square_bb(centre) | square_bb(make_square(2, 0)) | square_bb(make_square(2, 4));
   CHECK(canonical_boards(cross, 0).boards == canonical_boards(apply_symmetry(4, cross), 0).boards);
 }
+
+TEST_CASE("symmetry: a pair's eight images, made at once or flipped square by square along a game, name the canonical image") {
+  std::mt19937_64 rng(0x5e7a);
+  const auto same = [](const CanonicalBoards& a, const CanonicalBoards& b) {
+    return a.boards == b.boards && a.symmetry == b.symmetry;
+  };
+  int ties = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::uint64_t bits = rng() & rng();  // sparse, as endgames are
+    Bitboard xs = Bitboard(bits) & all_squares, os = Bitboard(bits >> 32) & all_squares & ~xs;
+    if (i % 4 == 0) {
+      // A pair that a reflection or the half turn maps onto itself: images tie.
+      int t = 1 + int(rng() % (symmetry_count - 1));
+      while (inverse_symmetry(t) != t) t = 1 + int(rng() % (symmetry_count - 1));
+      xs |= apply_symmetry(t, xs);
+      os = (os | apply_symmetry(t, os)) & ~xs;
+    }
+    const BoardImages images = board_images(xs, os);
+    for (int t = 0; t < symmetry_count; ++t) {
+      const std::uint64_t image = std::uint64_t(apply_symmetry(t, xs)) | std::uint64_t(apply_symmetry(t, os)) << 25;
+      CHECK(images.ranked[t] == (image << 3 | std::uint64_t(t)));
+      ties += t > 0 && image == (std::uint64_t(xs) | std::uint64_t(os) << 25);
+    }
+    CHECK(same(canonical_boards(images), canonical_boards(xs, os)));
+  }
+  CHECK(ties > 100);
+  // Along random games of every variant, the child's images from its parent's by the squares
+  // that changed (the move's, and the counters captured), as the solver makes them.
+  int children = 0, captures = 0;
+  for (const Rules& rules : test::all_rule_sets()) {
+    for (int game = 0; game < 10; ++game) {
+      const auto parsed = parse_position(test::random_setup(rng, rules, game % 3 == 0).text(), rules);
+      REQUIRE(parsed.has_value());
+      Position pos = *parsed;
+      BoardImages images = board_images(pos.pieces(x), pos.pieces(o));
+      for (int ply = 0; ply < 30 && !pos.is_over(); ++ply) {
+        const MoveList moves = legal_moves(pos);
+        for (Move m : moves) {
+          const Position child = pos.after(m);
+          BoardImages flipped = images;
+          flip_squares(flipped, pos.pieces(x) ^ child.pieces(x), pos.pieces(o) ^ child.pieces(o));
+          CHECK(same(canonical_boards(flipped), canonical_boards(child.pieces(x), child.pieces(o))));
+          ++children;
+          captures += pos.captures_of(m) != 0;
+        }
+        const Position next = pos.after(moves[rng() % moves.size()]);
+        flip_squares(images, pos.pieces(x) ^ next.pieces(x), pos.pieces(o) ^ next.pieces(o));
+        pos = next;
+        CHECK(images.ranked == board_images(pos.pieces(x), pos.pieces(o)).ranked);
+      }
+    }
+  }
+  CHECK(children > 5000);
+  CHECK(captures > 200);
+}

@@ -331,12 +331,26 @@ class SolveSearch {
     int symmetry;
   };
   static TableKeys table_keys(const Position& pos) {
-    constexpr std::uint64_t boards_mask = (std::uint64_t{1} << 50) - 1;
 #ifdef MOON_SOLVER_NO_SYMMETRY  // for measuring what the symmetric keys gain (docs/SOLVER.md)
-    const CanonicalBoards c{pos.key() & boards_mask, 0};
+    return keys_of_image(pos, {pos.key() & boards_mask, 0});
 #else
-    const CanonicalBoards c = canonical_boards(pos.pieces(x), pos.pieces(o));
+    return keys_of_image(pos, canonical_boards(pos.pieces(x), pos.pieces(o)));
 #endif
+  }
+  // The same for `child`, a position after one move of `parent`, whose images are
+  // `parent_images` (board_images()): the squares that changed are flipped in them.
+  static TableKeys child_table_keys(const BoardImages& parent_images, const Position& parent, const Position& child) {
+#ifdef MOON_SOLVER_NO_SYMMETRY
+    (void)parent_images, (void)parent;
+    return table_keys(child);
+#else
+    BoardImages images = parent_images;
+    flip_squares(images, parent.pieces(x) ^ child.pieces(x), parent.pieces(o) ^ child.pieces(o));
+    return keys_of_image(child, canonical_boards(images));
+#endif
+  }
+  static constexpr std::uint64_t boards_mask = (std::uint64_t{1} << 50) - 1;
+  static TableKeys keys_of_image(const Position& pos, const CanonicalBoards& c) {
     return {c.boards | (pos.key() & ~boards_mask), c.boards | (board_key(pos) & ~boards_mask), c.symmetry};
   }
   // A question that looks less far ahead than the clock goes is asked of the board (any
@@ -690,6 +704,9 @@ class SolveSearch {
     // A movement-phase child asked a question at the edge of its range answers it before its
     // table probe: its keys (the canonical image) and its buckets would be wasted work.
     const bool children_probe = pos.in_placement() || (cb > loss_in(2) && cb <= win_in(2));
+    // The images of pos's boards, made when the first child needs its keys.
+    BoardImages images;
+    bool images_known = false;
 
     // Enhanced transposition cutoffs (search_after_table_cutoffs()): far enough from the horizon,
     // the table is asked about every child before any is searched; a child it shows to refute
@@ -698,7 +715,8 @@ class SolveSearch {
                               ? search_after_table_cutoffs(pos, beta, moves, n, *captures, best)
                               : search_children(pos, beta, moves, n, captures, best, [&](int, const Position& child, TableKeys& keys) {
                                   if (!wants_keys(cb, children_probe, child)) return false;
-                                  keys = table_keys(child);
+                                  if (!images_known) images = board_images(pos.pieces(x), pos.pieces(o)), images_known = true;
+                                  keys = child_table_keys(images, pos, child);
                                   return true;
                                 });
     if (aborted_) return 0;
@@ -772,10 +790,11 @@ class SolveSearch {
                                                            const std::array<Scored, MoveList::capacity>& moves,
                                                            int n, const DestinationCaptures& captures, SolveValue& best) {
     const SolveValue cb = child_beta(beta);
+    const BoardImages images = board_images(pos.pieces(x), pos.pieces(o));
     std::array<TableKeys, MoveList::capacity> child_keys;
     for (int i = 0; i < n; ++i) {
       const Position child = child_after(pos, moves[i].move(), &captures);
-      child_keys[i] = table_keys(child);
+      child_keys[i] = child_table_keys(images, pos, child);
       table_.prefetch(entry_hashes(child, cb, child_keys[i]).asked);
     }
     // A child whose entry shows that it answers no would be a node answered by that entry (or

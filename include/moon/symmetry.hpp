@@ -3,6 +3,7 @@
 // have the same value; the exact solver keys its table on one canonical image per class.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -13,9 +14,10 @@ namespace moon {
 
 inline constexpr int symmetry_count = 8;
 
+namespace detail {
 // Symmetry t maps (file, rank): first swap file and rank if t & 4, then mirror the file if
 // t & 1, then mirror the rank if t & 2. t = 0 is the identity.
-constexpr Square apply_symmetry(int t, Square s) {
+constexpr Square square_image(int t, Square s) {
   int file = s % board_size, rank = s / board_size;
   if (t & 4) {
     const int f = file;
@@ -26,6 +28,16 @@ constexpr Square apply_symmetry(int t, Square s) {
   if (t & 2) rank = board_size - 1 - rank;
   return make_square(file, rank);
 }
+// The same as a table: the solver maps a stored move at every table read.
+inline constexpr auto square_image_table = [] {
+  std::array<std::array<Square, square_count>, symmetry_count> table{};
+  for (int t = 0; t < symmetry_count; ++t)
+    for (Square s = 0; s < square_count; ++s) table[t][s] = square_image(t, s);
+  return table;
+}();
+}  // namespace detail
+
+constexpr Square apply_symmetry(int t, Square s) { return detail::square_image_table[t][s]; }
 
 namespace detail {
 // inverse_symmetry_table[t]: the symmetry that undoes t.
@@ -92,6 +104,50 @@ constexpr CanonicalBoards canonical_boards(Bitboard xs, Bitboard os) {
   }
   if (!best_x_known) best_x = apply_symmetry(best, xs);
   return {std::uint64_t(best_x) | std::uint64_t(best_o) << 25, best};
+}
+
+// The eight images of a pair of boards, each as the number canonical_boards() compares (x's image
+// | o's image << 25), shifted left by three with the symmetry in the low bits: the least of them
+// names the canonical image and its symmetry, ties going to the lower symmetry as there. Kept for
+// a position, they give a child's canonical image by flipping the few squares the move changed,
+// eight exclusive-ors a square, instead of seven images made afresh.
+struct BoardImages {
+  std::array<std::uint64_t, symmetry_count> ranked;
+};
+
+namespace detail {
+// square_in_images[side][s][t]: the bit that a counter of x (side 0) or o (side 1) on square s
+// sets in BoardImages::ranked[t].
+inline constexpr auto square_in_images = [] {
+  std::array<std::array<std::array<std::uint64_t, symmetry_count>, square_count>, 2> table{};
+  for (int side = 0; side < 2; ++side)
+    for (Square s = 0; s < square_count; ++s)
+      for (int t = 0; t < symmetry_count; ++t)
+        table[side][s][t] = std::uint64_t{1} << (3 + 25 * side + apply_symmetry(t, s));
+  return table;
+}();
+}  // namespace detail
+
+// Flips the counters of x on `changed_xs` and of o on `changed_os` in every image.
+MOON_FORCE_INLINE constexpr void flip_squares(BoardImages& images, Bitboard changed_xs, Bitboard changed_os) {
+  for (Square s : squares(changed_xs))
+    for (int t = 0; t < symmetry_count; ++t) images.ranked[t] ^= detail::square_in_images[0][s][t];
+  for (Square s : squares(changed_os))
+    for (int t = 0; t < symmetry_count; ++t) images.ranked[t] ^= detail::square_in_images[1][s][t];
+}
+
+constexpr BoardImages board_images(Bitboard xs, Bitboard os) {
+  BoardImages images{};
+  for (int t = 0; t < symmetry_count; ++t) images.ranked[t] = std::uint64_t(t);
+  flip_squares(images, xs, os);
+  return images;
+}
+
+// canonical_boards() of the boards these are the images of.
+MOON_FORCE_INLINE constexpr CanonicalBoards canonical_boards(const BoardImages& images) {
+  std::uint64_t least = images.ranked[0];
+  for (int t = 1; t < symmetry_count; ++t) least = std::min(least, images.ranked[t]);
+  return {least >> 3, int(least & 7)};
 }
 
 }  // namespace moon
