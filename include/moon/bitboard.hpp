@@ -56,6 +56,9 @@ MOON_FORCE_INLINE constexpr int popcount(Bitboard b) {
 #endif
 }
 
+// popcount(b) <= 1 without counting: a side down to one counter is the common test of the end.
+constexpr bool at_most_one(Bitboard b) { return (b & (b - 1)) == 0; }
+
 constexpr Square lowest_square(Bitboard b) { return std::countr_zero(b); }
 
 // The eight directions; the first four are orthogonal (the only ways a counter moves).

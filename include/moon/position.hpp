@@ -44,7 +44,7 @@ class Position {
   constexpr bool in_placement() const { return (in_hand_[x] | in_hand_[o]) != 0; }
   // Over only in the movement phase: a side down to one counter, or the clock at its limit.
   constexpr bool is_over() const {
-    return !in_placement() && (count(x) <= 1 || count(o) <= 1 || clock_ >= rules_.clock_limit);
+    return !in_placement() && (at_most_one(pieces_[x]) || at_most_one(pieces_[o]) || clock_ >= rules_.clock_limit);
   }
   constexpr Phase phase() const {
     if (in_placement()) return Phase::placement;

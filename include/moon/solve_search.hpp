@@ -485,7 +485,7 @@ class SolveSearch {
     captures.capturing = capturing;
     for (Square t : squares(capturing)) {
       const Bitboard captured = captures_at<V::diagonal>(t, ours | square_bb(t), theirs);
-      if (popcount(theirs & ~captured) <= 1) return win_in(1);  // the opponent is down to one counter
+      if (at_most_one(theirs & ~captured)) return win_in(1);  // the opponent is down to one counter
       captures.captured[t] = captured;
     }
     // A move that does not capture at clock limit - 1 ends the game, decided by the counts:
@@ -566,7 +566,7 @@ class SolveSearch {
       const Bitboard capturing = destinations<V>(theirs, empty) & capture_targets<V::diagonal>(theirs, mine, empty);
       bool lost = false;
       for (Square t : squares(capturing))
-        if (popcount(mine & ~captures_at<V::diagonal>(t, theirs | square_bb(t), mine)) <= 1) {
+        if (at_most_one(mine & ~captures_at<V::diagonal>(t, theirs | square_bb(t), mine))) {
           lost = true;
           break;
         }
