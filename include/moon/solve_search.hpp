@@ -792,10 +792,14 @@ class SolveSearch {
     const SolveValue cb = child_beta(beta);
     const BoardImages images = board_images(pos.pieces(x), pos.pieces(o));
     std::array<TableKeys, MoveList::capacity> child_keys;
+    // The hash of the entry each child's question is asked of: question_asked() only ever
+    // shortens a question that asks_board(), so cb's entry is the asked question's.
+    std::array<std::uint64_t, MoveList::capacity> asked_hash;
     for (int i = 0; i < n; ++i) {
       const Position child = child_after(pos, moves[i].move(), &captures);
       child_keys[i] = child_table_keys(images, pos, child);
-      table_.prefetch(entry_hashes(child, cb, child_keys[i]).asked);
+      asked_hash[i] = entry_hashes(child, cb, child_keys[i]).asked;
+      table_.prefetch(asked_hash[i]);
     }
     // A child whose entry shows that it answers no would be a node answered by that entry (or
     // sooner): the entry's bound counts towards `best` and the child is not searched. Measured
@@ -807,7 +811,7 @@ class SolveSearch {
       const SolveValue asked = question_asked(child, cb);
       SolveValue answer;
       Move unused;
-      if (table_answer(child, asked, child_keys[i], entry_hashes(child, asked, child_keys[i]), answer, unused, true)) {
+      if (table_answer(child, asked, child_keys[i], {asked_hash[i], asked_hash[i]}, answer, unused, true)) {
         const SolveValue value = from_child(answer_to(cb, asked, answer));
         if (value >= beta) return {i, value, false};
         best = std::max(best, value);
