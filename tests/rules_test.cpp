@@ -611,3 +611,48 @@ TEST_CASE("phase(), result() and key()") {
     CHECK(equal_keys > 0);  // the start positions repeat, so some keys must be equal
   }
 }
+
+TEST_CASE("any_movement() visits the legal moves in generate_moves() order, the pass too, and stops at the first yes") {
+  const auto check = [](const Position& pos) {
+    with_variant(pos.rules(), [&](auto v) {
+      using V = decltype(v);
+      MoveList listed;
+      generate_moves<V>(pos, listed);
+      std::vector<Move> visited;
+      CHECK_FALSE(any_movement<V>(pos, [&](Move m) {
+        visited.push_back(m);
+        return false;
+      }));
+      REQUIRE(visited.size() == listed.size());
+      for (std::size_t i = 0; i < listed.size(); ++i) CHECK(visited[i] == listed[i]);
+      // Stopping at each move in turn: only the moves before it are visited.
+      for (std::size_t stop = 0; stop < listed.size(); ++stop) {
+        std::size_t seen = 0;
+        CHECK(any_movement<V>(pos, [&](Move m) { return ++seen, m == listed[stop]; }));
+        CHECK(seen == stop + 1);
+      }
+    });
+  };
+  // Random games of every variant from the start, checked at every movement-phase position.
+  int positions = 0, passes = 0;
+  std::mt19937_64 rng(0xa11);
+  for (int limit : {20, 1})
+    for (Movement movement : {Movement::step, Movement::slide})
+      for (CaptureLines lines : {CaptureLines::orthogonal, CaptureLines::orthogonal_and_diagonal}) {
+        const Rules rules{movement, lines, limit};
+        for (int game = 0; game < 20; ++game) {
+          Position pos = Position::start(rules);
+          while (!pos.is_over()) {
+            const MoveList moves = legal_moves(pos);
+            if (!pos.in_placement()) {
+              check(pos);
+              ++positions;
+              passes += moves[0] == Move::pass();
+            }
+            pos = pos.after(moves[rng() % moves.size()]);
+          }
+        }
+      }
+  CHECK(positions > 1000);
+  CHECK(passes > 0);
+}

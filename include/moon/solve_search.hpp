@@ -558,24 +558,21 @@ class SolveSearch {
   // crowd out dearer entries), and counting the move that answers yes in the history, 15%.
   SolveValue survives_two_plies(const Position& pos, const DestinationCaptures& captures) {
     const Color us = pos.side_to_move();
-    MoveList list;
-    generate_moves<V>(pos, list);
-    for (Move m : list) {
+    int tried = 0;
+    const bool survives = any_movement<V>(pos, [&](Move m) {
+      ++tried;
       const Position child = child_after(pos, m, &captures);
       const Bitboard mine = child.pieces(us), theirs = child.pieces(~us), empty = child.empty();
       const Bitboard capturing = destinations<V>(theirs, empty) & capture_targets<V::diagonal>(theirs, mine, empty);
-      bool lost = false;
       for (Square t : squares(capturing))
-        if (at_most_one(mine & ~captures_at<V::diagonal>(t, theirs | square_bb(t), mine))) {
-          lost = true;
-          break;
-        }
-      if (!lost) return loss_in(3);
-    }
+        if (at_most_one(mine & ~captures_at<V::diagonal>(t, theirs | square_bb(t), mine))) return false;
+      return true;
+    });
+    if (survives) return loss_in(3);
     // Rare, and worth telling the searches that look further ahead (a "no" at 2 plies is a no
     // at every horizon): stored for the board, as search_moves() would.
     const TableKeys keys = table_keys(pos);
-    table_.store(keys.board, solve_hash(keys.board), -solve_win, loss_in(2), Move{}, list.size());
+    table_.store(keys.board, solve_hash(keys.board), -solve_win, loss_in(2), Move{}, std::uint64_t(tried));
     return loss_in(2);
   }
 
