@@ -1,6 +1,8 @@
 // Legal move generation and bulk move counting, for every phase and variant.
 #pragma once
 
+#include <type_traits>
+
 #include "moon/bitboard.hpp"
 #include "moon/move.hpp"
 #include "moon/position.hpp"
@@ -12,23 +14,31 @@ namespace detail {
 constexpr Bitboard placement_targets(const Position& pos) { return pos.empty() & ~square_bb(centre); }
 
 // Destinations reached in direction d by moves of exactly `distance` squares grow one step at
-// a time through empty squares: step movement stops after the first.
+// a time through empty squares: step movement stops after the first. An on_targets that returns
+// bool ends the walk when it returns true (and the walk then returns true); one that returns
+// nothing sees every layer, with no test for it.
 template <class V, class OnTargets>
-MOON_FORCE_INLINE constexpr void for_each_movement_layer(Bitboard mover, Bitboard empty, OnTargets&& on_targets) {
+MOON_FORCE_INLINE constexpr bool for_each_movement_layer(Bitboard mover, Bitboard empty, OnTargets&& on_targets) {
+  constexpr bool can_stop = std::is_same_v<decltype(on_targets(Direction{}, 1, Bitboard{})), bool>;
 #pragma GCC unroll 4
   for (int d = 0; d < orthogonal_directions; ++d) {
     const Direction dir = Direction(d);
     int distance = 1;
     for (Bitboard targets = shift(mover, dir) & empty; targets; targets = shift(targets, dir) & empty) {
-      on_targets(dir, distance++, targets);
+      if constexpr (can_stop) {
+        if (on_targets(dir, distance++, targets)) return true;
+      } else {
+        on_targets(dir, distance++, targets);
+      }
       if constexpr (!V::slide) break;
     }
   }
+  return false;
 }
 
 template <class V, class OnTargets>
-constexpr void for_each_movement_layer(const Position& pos, OnTargets&& on_targets) {
-  for_each_movement_layer<V>(pos.pieces(pos.side_to_move()), pos.empty(), on_targets);
+constexpr bool for_each_movement_layer(const Position& pos, OnTargets&& on_targets) {
+  return for_each_movement_layer<V>(pos.pieces(pos.side_to_move()), pos.empty(), on_targets);
 }
 
 // The number of movements of the counters `mover` over the `empty` squares (0 when blocked).
@@ -80,21 +90,14 @@ constexpr void generate_moves(const Position& pos, MoveList& list) {
 // solver's two-ply answers are settled by the first move nine times in ten.
 template <class V, class Pred>
 MOON_FORCE_INLINE constexpr bool any_movement(const Position& pos, Pred&& pred) {
-  const Bitboard mover = pos.pieces(pos.side_to_move()), empty = pos.empty();
   bool blocked = true;
-#pragma GCC unroll 4
-  for (int d = 0; d < orthogonal_directions; ++d) {
-    const Direction dir = Direction(d);
-    int distance = 1;
-    for (Bitboard targets = shift(mover, dir) & empty; targets; targets = shift(targets, dir) & empty) {
-      blocked = false;
-      for (Square to : squares(targets))
-        if (pred(Move::movement(detail::origin(to, dir, distance), to))) return true;
-      ++distance;
-      if constexpr (!V::slide) break;
-    }
-  }
-  return blocked && pred(Move::pass());
+  const bool found = detail::for_each_movement_layer<V>(pos, [&](Direction d, int distance, Bitboard targets) {
+    blocked = false;
+    for (Square to : squares(targets))
+      if (pred(Move::movement(detail::origin(to, d, distance), to))) return true;
+    return false;
+  });
+  return found || (blocked && pred(Move::pass()));
 }
 
 // The number of legal moves of pos, without listing them (perft's bulk count at the last ply).
