@@ -344,9 +344,8 @@ class SolveSearch {
     (void)parent_images, (void)parent;
     return table_keys(child);
 #else
-    BoardImages images = parent_images;
-    flip_squares(images, parent.pieces(x) ^ child.pieces(x), parent.pieces(o) ^ child.pieces(o));
-    return keys_of_image(child, canonical_boards(images));
+    return keys_of_image(child, canonical_boards_after(parent_images, parent.pieces(x) ^ child.pieces(x),
+                                                       parent.pieces(o) ^ child.pieces(o)));
 #endif
   }
   static constexpr std::uint64_t boards_mask = (std::uint64_t{1} << 50) - 1;

@@ -85,6 +85,7 @@ constexpr Move apply_symmetry(int t, Move m) {
 struct CanonicalBoards {
   std::uint64_t boards;  // x | o << 25 of the chosen image
   int symmetry;
+  friend constexpr bool operator==(const CanonicalBoards&, const CanonicalBoards&) = default;
 };
 
 constexpr CanonicalBoards canonical_boards(Bitboard xs, Bitboard os) {
@@ -148,6 +149,15 @@ MOON_FORCE_INLINE constexpr CanonicalBoards canonical_boards(const BoardImages& 
   std::uint64_t least = images.ranked[0];
   for (int t = 1; t < symmetry_count; ++t) least = std::min(least, images.ranked[t]);
   return {least >> 3, int(least & 7)};
+}
+
+// canonical_boards() of the boards whose images are `images` with the counters of x on
+// `changed_xs` and of o on `changed_os` flipped: a child's, from its parent's images and the
+// squares the move changed.
+MOON_FORCE_INLINE constexpr CanonicalBoards canonical_boards_after(BoardImages images, Bitboard changed_xs,
+                                                                   Bitboard changed_os) {
+  flip_squares(images, changed_xs, changed_os);
+  return canonical_boards(images);
 }
 
 }  // namespace moon
