@@ -402,6 +402,19 @@ Position with_clock(const Position& pos, int clock) {
   return *parse_position(text, pos.rules());
 }
 
+// Whether an outcome answers the whole-game question "won?" (won) or "not lost?" with yes.
+bool answers_yes(Outcome outcome, bool won) { return won ? outcome == Outcome::win : outcome != Outcome::loss; }
+
+// A movement-phase setup: xs counters of x, then os of o, on the first squares of `squares`.
+template <class Squares>
+test::Setup counters_on(const Squares& squares, int xs, int os, char side) {
+  test::Setup setup;
+  setup.board.fill('.');
+  for (int k = 0; k < xs + os; ++k) setup.board[std::size_t(squares[std::size_t(k)])] = k < xs ? 'x' : 'o';
+  setup.side = side;
+  return setup;
+}
+
 TEST_CASE("one board at every clock, one table: entries shared across clocks stay exact") {
   // Questions that look less far ahead than the clock goes are stored per board, for all
   // clocks; solving the same board at each clock, both ways round, on one table checks that
@@ -476,14 +489,10 @@ TEST_CASE("whole-game answers are monotone in the clock, the way the solver's ta
     for (int i = 0; i < 200 / scale; ++i) {
       // Three or four counters a side on random squares: answers that change with the clock
       // need captures that take a few plies to set up.
-      test::Setup setup;
-      setup.board.fill('.');
       std::array<int, 25> squares;
       for (int s = 0; s < 25; ++s) squares[std::size_t(s)] = s;
       std::shuffle(squares.begin(), squares.end(), rng);
-      const int xs = 3 + (i % 3 == 1), os = 3 + (i % 3 == 2);
-      for (int k = 0; k < xs + os; ++k) setup.board[std::size_t(squares[std::size_t(k)])] = k < xs ? 'x' : 'o';
-      setup.side = i % 2 ? 'o' : 'x';
+      const test::Setup setup = counters_on(squares, 3 + (i % 3 == 1), 3 + (i % 3 == 2), i % 2 ? 'o' : 'x');
       const auto parsed = parse_position(setup.text(), rules);
       REQUIRE(parsed.has_value());
       MemoOutcome outcome{{}, 100000};
@@ -495,10 +504,7 @@ TEST_CASE("whole-game answers are monotone in the clock, the way the solver's ta
       const int us = parsed->count(parsed->side_to_move()), them = parsed->count(~parsed->side_to_move());
       for (const bool won : {true, false}) {
         const bool clock_end_says_yes = won ? us > them : us >= them;
-        const auto yes = [&](int left) {
-          const Outcome o = by_left[std::size_t(left)];
-          return won ? o == Outcome::win : o != Outcome::loss;
-        };
+        const auto yes = [&](int left) { return answers_yes(by_left[std::size_t(left)], won); };
         INFO(describe(*parsed), won ? ": won?" : ": not lost?");
         for (int left = 2; left <= rules.clock_limit; ++left) {
           if (clock_end_says_yes) CHECK((!yes(left) || yes(left - 1)));
@@ -533,8 +539,6 @@ TEST_CASE("whole-game answers at every clock of a board, on one table, either wa
     rules.movement = rng() % 2 ? Movement::slide : Movement::step;
     rules.capture_lines = rng() % 2 ? CaptureLines::orthogonal_and_diagonal : CaptureLines::orthogonal;
     rules.clock_limit = 2 + int(rng() % 7);
-    test::Setup setup;
-    setup.board.fill('.');
     // The counters within a 3 x 4 window: near enough to one another for captures that take a
     // few plies to force, which is what makes an answer change with the clock.
     const int file0 = int(rng() % 3), rank0 = int(rng() % 2);
@@ -543,8 +547,7 @@ TEST_CASE("whole-game answers at every clock of a board, on one table, either wa
       for (int f = 0; f < 3; ++f) squares.push_back((rank0 + r) * 5 + file0 + f);
     std::shuffle(squares.begin(), squares.end(), rng);
     const int xs = 2 + int(rng() % 2), os = 2 + int(rng() % 2);
-    for (int k = 0; k < xs + os; ++k) setup.board[std::size_t(squares[std::size_t(k)])] = k < xs ? 'x' : 'o';
-    setup.side = rng() % 2 ? 'o' : 'x';
+    const test::Setup setup = counters_on(squares, xs, os, rng() % 2 ? 'o' : 'x');
     const auto parsed = parse_position(setup.text(), rules);
     REQUIRE(parsed.has_value());
     if (parsed->is_over()) continue;
@@ -560,10 +563,7 @@ TEST_CASE("whole-game answers at every clock of a board, on one table, either wa
     std::vector<Outcome> by_clock(std::size_t(rules.clock_limit));
     for (int c = 0; c < rules.clock_limit; ++c) by_clock[std::size_t(c)] = outcome(with_clock(*parsed, c));
     if (outcome.exceeded()) continue;
-    const auto yes = [&](int clock, bool won) {
-      const Outcome o = by_clock[std::size_t(clock)];
-      return won ? o == Outcome::win : o != Outcome::loss;
-    };
+    const auto yes = [&](int clock, bool won) { return answers_yes(by_clock[std::size_t(clock)], won); };
     ++boards;
     for (const bool upwards : {true, false}) {
       SolveTable table(1);
