@@ -123,7 +123,7 @@ void compare_with_baseline(benchmark::State& state, const std::string& name, con
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(solver_s * solver_multiple))));
     if (value) {
-      const Outcome baseline_outcome = *value > 0 ? Outcome::win : *value < 0 ? Outcome::loss : Outcome::draw;
+      const Outcome baseline_outcome = outcome_of(*value);
       if (r->outcome != baseline_outcome || (*value != 0 && plies_of(*value) != r->plies))
         state.SkipWithError("the baseline and the solver disagree");
     }

@@ -633,7 +633,7 @@ TEST_CASE("the textbook baseline agrees with exhaustive minimax") {
     INFO(describe(s.pos));
     bench::BaselineSolver baseline(12);
     const SolveValue v = *baseline.solve(s.pos);
-    CHECK((v > 0 ? Outcome::win : v < 0 ? Outcome::loss : Outcome::draw) == s.truth.outcome);
+    CHECK(outcome_of(v) == s.truth.outcome);
     if (v != 0) CHECK(plies_of(v) == s.truth.plies);
   }
 }
@@ -664,7 +664,7 @@ TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's
     if (!value) continue;
     INFO(describe(pos));
     const SolveResult r = core_solve(pos, table);
-    const Outcome expected = *value > 0 ? Outcome::win : *value < 0 ? Outcome::loss : Outcome::draw;
+    const Outcome expected = outcome_of(*value);
     CHECK(r.outcome == expected);
     if (expected != Outcome::draw) CHECK(r.plies == plies_of(*value));
     // The best move keeps the value: the child's, one ply further away, is the same.

@@ -187,7 +187,7 @@ class SolveSearch {
     out = SolveResult{};
     if (pos.is_over()) {
       const SolveValue v = terminal_value(pos);
-      out.outcome = v > 0 ? Outcome::win : v < 0 ? Outcome::loss : Outcome::draw;
+      out.outcome = outcome_of(v);
       out.plies = 0;
       return true;
     }

@@ -29,6 +29,11 @@ constexpr Outcome opposite(Outcome outcome) {
   return outcome == Outcome::win ? Outcome::loss : outcome == Outcome::loss ? Outcome::win : Outcome::draw;
 }
 
+// The outcome a proven value (a SolveValue, solve_value.hpp) means for the side to move: its sign.
+constexpr Outcome outcome_of(int value) {
+  return value > 0 ? Outcome::win : value < 0 ? Outcome::loss : Outcome::draw;
+}
+
 std::string_view to_string(Outcome outcome);  // "win", "draw", "loss"
 
 struct SolveResult {
