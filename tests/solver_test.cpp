@@ -204,7 +204,7 @@ TEST_CASE("solve values: the scale and the child threshold agree with the defini
 }
 
 TEST_CASE("return_bonus ranks the moves taking back the mover's own last three moves, the latest first") {
-  const auto at = [](const char* name) { return Square((name[1] - '1') * board_size + (name[0] - 'a')); };
+  const auto at = [](const char* name) { return *parse_square(name); };
   const auto step = [&](const char* from, const char* to) { return Move::movement(at(from), at(to)); };
   // x a1-b1, o e5-e4, x c2-c3, o e4-d4, x b1-b2, o d4-d5; x to move.
   std::vector<std::uint16_t> line;
