@@ -203,7 +203,7 @@ TEST_CASE("solve values: the scale and the child threshold agree with the defini
       for (SolveValue c : values) CHECK((from_child(c) >= b) == (c < child_beta(b)));
 }
 
-TEST_CASE("return_bonus ranks the moves taking back the mover's own last three moves, the latest first") {
+TEST_CASE("TakeBacks ranks the moves taking back the mover's own last three moves, the latest first") {
   const auto at = [](const char* name) { return *parse_square(name); };
   const auto step = [&](const char* from, const char* to) { return Move::movement(at(from), at(to)); };
   // x a1-b1, o e5-e4, x c2-c3, o e4-d4, x b1-b2, o d4-d5; x to move.
@@ -211,28 +211,33 @@ TEST_CASE("return_bonus ranks the moves taking back the mover's own last three m
   for (Move m : {step("a1", "b1"), step("e5", "e4"), step("c2", "c3"), step("e4", "d4"), step("b1", "b2"),
                  step("d4", "d5")})
     line.push_back(m.raw());
-  CHECK(return_bonus(line, step("b2", "b1")) == 1 << 19);  // x's last move, taken back
-  CHECK(return_bonus(line, step("c3", "c2")) == 1 << 18);
-  CHECK(return_bonus(line, step("b1", "a1")) == 1 << 17);
-  CHECK(return_bonus(line, step("b2", "b3")) == 0);  // the same counter, not back
-  CHECK(return_bonus(line, step("b1", "b2")) == 0);  // the move itself again
-  CHECK(return_bonus(line, step("d5", "d4")) == 0);  // o's moves are not x's to take back
-  CHECK(return_bonus(line, step("e4", "e5")) == 0);
+  CHECK(TakeBacks(line).bonus(step("b2", "b1")) == 1 << 19);  // x's last move, taken back
+  CHECK(TakeBacks(line).bonus(step("c3", "c2")) == 1 << 18);
+  CHECK(TakeBacks(line).bonus(step("b1", "a1")) == 1 << 17);
+  CHECK(TakeBacks(line).bonus(step("b2", "b3")) == 0);  // the same counter, not back
+  CHECK(TakeBacks(line).bonus(step("b1", "b2")) == 0);  // the move itself again
+  CHECK(TakeBacks(line).bonus(step("d5", "d4")) == 0);  // o's moves are not x's to take back
+  CHECK(TakeBacks(line).bonus(step("e4", "e5")) == 0);
   // One x move more: now o moves, and its own last three are d4-d5, e4-d4, e5-e4.
   line.push_back(step("c3", "c4").raw());
-  CHECK(return_bonus(line, step("d5", "d4")) == 1 << 19);
-  CHECK(return_bonus(line, step("d4", "e4")) == 1 << 18);
-  CHECK(return_bonus(line, step("e4", "e5")) == 1 << 17);
-  CHECK(return_bonus(line, step("c4", "c3")) == 0);
+  CHECK(TakeBacks(line).bonus(step("d5", "d4")) == 1 << 19);
+  CHECK(TakeBacks(line).bonus(step("d4", "e4")) == 1 << 18);
+  CHECK(TakeBacks(line).bonus(step("e4", "e5")) == 1 << 17);
+  CHECK(TakeBacks(line).bonus(step("c4", "c3")) == 0);
   // Fewer than three own moves on the line; a pass or a placement is nothing to take back.
-  CHECK(return_bonus(std::span(line).first(2), step("b1", "a1")) == 1 << 19);
-  CHECK(return_bonus(std::span(line).first(1), step("b1", "a1")) == 0);
-  CHECK(return_bonus({}, step("b1", "a1")) == 0);
+  CHECK(TakeBacks(std::span(line).first(2)).bonus(step("b1", "a1")) == 1 << 19);
+  CHECK(TakeBacks(std::span(line).first(1)).bonus(step("b1", "a1")) == 0);
+  CHECK(TakeBacks(std::span<const std::uint16_t>{}).bonus(step("b1", "a1")) == 0);
   const std::vector<std::uint16_t> with_pass{Move::placement(at("b1")).raw(), Move::pass().raw(), Move::pass().raw(),
                                              Move::pass().raw()};
-  CHECK(return_bonus(with_pass, step("b1", "a1")) == 0);
+  CHECK(TakeBacks(with_pass).bonus(step("b1", "a1")) == 0);
+  CHECK(TakeBacks(with_pass).bonus(Move::pass()) == 0);
+  // A pass between keeps the rank of the own moves before it: a1-b1 is x's second last.
+  const std::vector<std::uint16_t> pass_between{step("a1", "b1").raw(), Move::pass().raw(), Move::pass().raw(),
+                                                Move::pass().raw()};
+  CHECK(TakeBacks(pass_between).bonus(step("b1", "a1")) == 1 << 18);
   // With the largest history score (halved past 1 << 18) still below every capture (1 << 20 on).
-  CHECK(return_bonus(line, step("d5", "d4")) + (1 << 18) < 1 << 20);
+  CHECK(TakeBacks(line).bonus(step("d5", "d4")) + (1 << 18) < 1 << 20);
 }
 
 TEST_CASE("progress describes what is known of the value, with distances only where they are known") {
