@@ -6,13 +6,13 @@
 #include <cstdio>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/solve_search.hpp"
+#include "thread_pool.hpp"
 
 namespace moon {
 
@@ -57,12 +57,16 @@ struct Solver::Impl {
   std::atomic<bool> halt{false};     // set by stop() or by the first thread to finish
   std::atomic<bool> stopped{false};  // set by stop()
   std::string progress_prefix;       // before each progress line: which move analyze() proves
+  ThreadPool threads{solve_thread_stack_bytes};  // the searches run on these
 };
 
 Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = clamped(std::move(options));
   // A size the machine cannot hold: no table (set_options() says why instead).
   if (!impl_->table.resize(impl_->options.hash_mb)) impl_->options.hash_mb = 0;
+  // Made now rather than in the first solve, which would pay for them; threads the system will
+  // not make are an error of solve() (and of set_options()).
+  (void)impl_->threads.reserve(impl_->options.threads);
 }
 
 Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool announce_table) {
@@ -97,6 +101,9 @@ Expected<bool> Solver::set_options(SolveOptions options) {
                  std::to_string(max_solve_threads) + ")"};
   std::lock_guard lock(impl_->mutex);
   if (impl_->solving) return Error{"cannot change the options while solving"};
+  // Threads made before a failure stay, idle: nothing a caller can see changes.
+  if (const auto made = impl_->threads.reserve(options.threads); !made)
+    return Error{"cannot make " + std::to_string(options.threads) + " solver threads: " + made.error().message};
   if (options.hash_mb != impl_->options.hash_mb) {
     // On failure (more than the machine's memory, or not to be had) nothing changes.
     if (auto ok = impl_->table.resize(options.hash_mb); !ok) return ok;
@@ -176,7 +183,10 @@ Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos) {
         "move " + std::to_string(values.size() + 1) + " of " + std::to_string(moves.size()) + ", " + to_string(m) + ": ";
     const auto child = prove(pos.after(m));
     impl_->progress_prefix.clear();
-    if (!child) return Error{"the analysis was stopped before every move was proven"};
+    if (!child) {
+      if (impl_->stopped) return Error{"the analysis was stopped before every move was proven"};
+      return Error{"move " + to_string(m) + ": " + child.error().message};
+    }
     const int plies = impl_->options.distance ? child->plies + 1 : -1;
     values.push_back({m, opposite(child->outcome), plies, child->nodes, child->time_ms});
   }
@@ -207,6 +217,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
   std::mutex result_mutex;
   std::optional<SolveResult> result;
   std::vector<std::uint64_t> nodes(std::size_t(threads), 0);
+  std::atomic<bool> too_deep{false};  // a search ran out of stack
   SharedBounds shared;
   std::string last_note = "starting";
   auto last_report = start - std::chrono::seconds(1);
@@ -234,7 +245,8 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
         ticked_nodes.fetch_add(SolveSearch<V>::tick_interval, std::memory_order_relaxed);
         if (index == 0) report({});
       };
-      auto search = std::make_unique<SolveSearch<V>>(s.table, s.halt, unsigned(index / 2), std::move(tick));
+      auto search = std::make_unique<SolveSearch<V>>(s.table, s.halt, unsigned(index / 2), std::move(tick),
+                                                     solve_thread_stack_bytes - solve_callback_stack_bytes);
       SolveResult mine;
       std::function<void(const std::string&)> note;
       if (index == 0) note = [&](const std::string& text) { report(text); };
@@ -247,15 +259,21 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
         std::lock_guard lock(result_mutex);
         if (!result) result = mine;
         s.halt = true;  // the others stop: the first exact answer is the answer
+      } else if (search->too_deep()) {
+        too_deep = true;
+        s.halt = true;  // the others stop: the proof cannot be completed
       }
     });
   };
 
-  std::vector<std::thread> helpers;
-  for (int i = 1; i < threads; ++i) helpers.emplace_back(run, i);
-  run(0);
-  for (std::thread& t : helpers) t.join();
-
+  // Every search runs on a thread of the solver's own, whose stack is made for it; the caller's
+  // may be far smaller.
+  if (const auto ran = s.threads.run(threads, run); !ran)
+    return Error{"the solve could not start: " + ran.error().message};
+  if (!result && too_deep)
+    return Error{"the proof needs lines longer than the solver's stack allows (" +
+                 std::to_string(solve_thread_stack_bytes >> 20) +
+                 " MiB a thread): a long clock limit with many counters on the board"};
   if (!result) return Error{"the solve was stopped before the proof was complete"};
   SolveResult out = *result;
   out.nodes = 0;

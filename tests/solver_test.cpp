@@ -744,7 +744,8 @@ auto stopped_while_running(Solver& solver, Call call, WhileRunning while_running
   std::optional<decltype(call())> result;
   std::atomic<bool> returned{false};
   std::thread t([&] {
-    result.emplace(call());
+    auto value = call();
+    result.emplace(std::move(value));
     returned = true;
   });
   while (!solver.is_solving() && !returned) std::this_thread::yield();
@@ -843,6 +844,41 @@ TEST_CASE("Solver::analyze: stop() ends it promptly; a solve running refuses it"
   REQUIRE(again.has_value());
   CHECK(again->size() == legal_moves(*pos).size());
   for (const MoveValue& v : *again) CHECK((v.outcome == Outcome::draw && v.plies == 1));
+}
+
+TEST_CASE("deep lines: a search short of stack stops and says so; the Solver's own threads have enough" *
+          doctest::test_suite("threads")) {
+  // A 2 v 2 draw at clock limit 40: proving it follows lines of 40 plies and more, a few KiB of
+  // stack each.
+  Rules rules;
+  rules.clock_limit = 40;
+  const auto draw = parse_position("5/1x2o/2o2/5/3x1 x", rules);
+  REQUIRE(draw.has_value());
+  SolveTable table(16);
+  std::atomic<bool> stop{false};
+  SolveResult result;
+  SolveSearch<Variant<false, false>> short_of_stack(table, stop, 0, {}, std::size_t{64} << 10);
+  CHECK_FALSE(short_of_stack.solve(*draw, true, result));
+  CHECK(short_of_stack.too_deep());
+  SolveSearch<Variant<false, false>> search(table, stop);  // the default 4 MiB
+  REQUIRE(search.solve(*draw, true, result));
+  CHECK_FALSE(search.too_deep());
+  CHECK(result.outcome == Outcome::draw);
+  CHECK(result.plies == 40);
+
+  // At clock limit 255, with 6 v 6 counters, the solver's lines pass 1 700 plies within a second
+  // (in a release build: 12 MiB of stack, more than a thread usually has). This used to crash
+  // `moon solve`; on the solver's threads it runs until stopped, with one thread or two.
+  rules.clock_limit = 255;
+  const auto deep = parse_position("xx1xx/o3o/5/o3o/xo1ox x", rules);
+  REQUIRE(deep.has_value());
+  for (int threads : {1, 2}) {
+    Solver solver(SolveOptions{16, threads, true, {}});
+    const auto stopped = stopped_while_running(solver, [&] { return solver.solve(*deep); },
+                                               [] { std::this_thread::sleep_for(std::chrono::milliseconds(1500)); });
+    REQUIRE_FALSE(stopped.has_value());
+    CHECK(stopped.error().message == "the solve was stopped before the proof was complete");
+  }
 }
 
 TEST_CASE("a hash size above the machine's memory is refused; the table and the options stay" *

@@ -245,9 +245,10 @@ MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position
  * moon_engine_stop() ended it first. Deep positions (the start, for instance) can take very long. */
 MOON_API moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out);
 
-/* Called on the solving thread at the start of a solve and then about once a second with a line
- * of progress for people (what is being proven, nodes, speed, table fill); the text is valid
- * during the call only. It may call moon_engine_stop(). */
+/* Called at the start of a solve and then about once a second with a line of progress for people
+ * (what is being proven, nodes, speed, table fill), on one of the solver's own threads, not the
+ * thread that called moon_engine_solve_with_progress() (it waits meanwhile); the callback has
+ * 8 MiB of stack to use. The text is valid during the call only. It may call moon_engine_stop(). */
 typedef void (*moon_solve_callback)(const char* progress, void* user_data);
 
 /* moon_engine_solve() with progress reports; callback may be NULL. */

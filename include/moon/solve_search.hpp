@@ -145,6 +145,14 @@ constexpr std::uint64_t clock_range_key(std::uint64_t board_key, bool won) {
   return board_key | std::uint64_t{1} << 62 | std::uint64_t(won) << 61;
 }
 
+// The address of the calling function's stack frame. The solver's recursion goes one call deeper
+// per ply, and a game can last thousands of plies (solve_max_plies), each taking a few KiB of
+// stack, so SolveSearch watches how far its stack has grown (stacks grow downwards on the
+// machines this library targets).
+[[gnu::always_inline]] inline std::uintptr_t stack_address() {
+  return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+}
+
 // How a search takes part in a solve: alone (all kinds of probes), or one of several sharing
 // the work: deepening ("decided within d plies?" for growing d) or whole-game probes.
 enum class SolveRole { alone, deepening, whole_game };
@@ -170,17 +178,29 @@ class SolveSearch {
  public:
   // `stop` ends the search promptly when set; `variation` != 0 perturbs the move order (lazy
   // SMP helpers); `tick` is called every tick_interval nodes (progress, time checks).
+  // `stack_bytes`: how much stack the search may use below the frame that calls solve() or
+  // answer(); a search that would need more stops (too_deep()) instead of overflowing it.
+  // Solver runs its searches on threads with stacks made for this (solve_thread_stack_bytes).
   SolveSearch(SolveTable& table, const std::atomic<bool>& stop, unsigned variation = 0,
-              std::function<void()> tick = {})
-      : table_(table), stop_(stop), variation_(variation), tick_(std::move(tick)) {}
+              std::function<void()> tick = {}, std::size_t stack_bytes = default_stack_bytes)
+      : table_(table), stop_(stop), variation_(variation), tick_(std::move(tick)), stack_bytes_(stack_bytes) {}
 
   static constexpr std::uint64_t tick_interval = std::uint64_t{1} << 20;
+  // For a search on a thread the library did not make: half the usual 8 MiB of a main thread.
+  static constexpr std::size_t default_stack_bytes = std::size_t{4} << 20;
 
   std::uint64_t nodes() const { return nodes_; }
+  // True if the last solve() or answer() stopped because it would have needed more stack than
+  // it was given: the lines it had to follow were too long (a long clock limit and many
+  // counters). Its result is then not a proof.
+  bool too_deep() const { return too_deep_; }
 
   // The answer to one null-window question "value >= beta?" about pos, as the search asks it of
   // its nodes: a value >= beta (a lower bound) for yes, < beta (an upper bound) for no. For tests.
-  SolveValue answer(const Position& pos, SolveValue beta) { return search(pos, beta); }
+  SolveValue answer(const Position& pos, SolveValue beta) {
+    set_stack_floor();
+    return search(pos, beta);
+  }
 
   // The exact outcome (and, if asked, distance and a best move) of pos. False if aborted.
   //
@@ -196,6 +216,7 @@ class SolveSearch {
              const std::function<void(const std::string&)>& note = {}, SolveRole role = SolveRole::alone,
              SharedBounds* shared = nullptr) {
     out = SolveResult{};
+    set_stack_floor();
     if (pos.is_over()) {
       const SolveValue v = terminal_value(pos);
       out.outcome = outcome_of(v);
@@ -342,6 +363,12 @@ class SolveSearch {
   // the counts made tiny draws 1.2-1.8 times dearer (docs/SOLVER.md).
   static constexpr std::uint64_t uneven_whole_game_wait = 16;
 
+  void set_stack_floor() {
+    const std::uintptr_t here = stack_address();
+    stack_floor_ = here > stack_bytes_ ? here - stack_bytes_ : 0;
+    too_deep_ = false;
+  }
+
   void count_node() {
     if ((++nodes_ & (tick_interval - 1)) == 0 && tick_) tick_();
     if ((nodes_ & 1023) == 0) {
@@ -458,6 +485,7 @@ class SolveSearch {
   // `known_keys`: table_keys(pos) if the caller has them already.
   SolveValue search(const Position& pos, SolveValue beta, const TableKeys* known_keys = nullptr) {
     count_node();
+    if (!aborted_ && stack_address() < stack_floor_) aborted_ = too_deep_ = true;
     if (aborted_) return 0;
     if (pos.is_over()) return terminal_value(pos);
     if (pos.in_placement()) return search_placement(pos, beta, known_keys ? *known_keys : table_keys(pos));
@@ -881,6 +909,9 @@ class SolveSearch {
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
   bool out_of_budget_ = false;  // aborted_ because limit_ was reached or the probe was made moot, not stopped
+  std::size_t stack_bytes_;
+  std::uintptr_t stack_floor_ = 0;  // the lowest stack address search() may run at
+  bool too_deep_ = false;
   SharedBounds* shared_ = nullptr;  // during a root probe: bounds other searches publish
   SolveValue probe_beta_ = 0;
   std::uint64_t limit_ = no_limit;

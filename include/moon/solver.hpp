@@ -60,6 +60,12 @@ SolveResult result_of(const std::vector<MoveValue>& values);
 
 inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;
+// The stack of each thread a solve runs on. The search recurses one call per ply, a few KiB
+// each, and a line can be thousands of plies long with a long clock limit; a search that would
+// need more than this (less a margin for the progress callback) stops with an error instead of
+// overflowing it. It is only reserved: the pages are used as the stack grows into them.
+inline constexpr std::size_t solve_thread_stack_bytes = std::size_t{256} << 20;
+inline constexpr std::size_t solve_callback_stack_bytes = std::size_t{8} << 20;
 // Every page of a solver's table is written when it is made, so that memory the machine lacks
 // fails then, not in the middle of a solve: about 1.7 s a GiB on the machine of docs/SOLVER.md.
 // From this size on, Solver::create() can say so while it is made (`moon solve`, `go solve`).
@@ -70,12 +76,15 @@ struct SolveOptions {
                              // and at most the machine's physical memory (memory.hpp)
   int threads = 1;           // 1 to max_solve_threads (lazy SMP on one shared table)
   bool distance = true;      // false: prove only win/draw/loss (plies = -1, best keeps the outcome)
-  // Called from the solving thread with one line of progress text (no newline) now and then.
+  // Called with one line of progress text (no newline) now and then, from the first of the
+  // solver's threads (not the thread that called solve()), with solve_callback_stack_bytes of
+  // stack to use.
   std::function<void(const std::string&)> progress;
 };
 
-// One solver owns its table and helper threads; several may live in one process. solve()
-// blocks the calling thread; stop() may be called from any other thread.
+// One solver owns its table and threads; several may live in one process. solve() blocks the
+// calling thread while the solver's own threads (options.threads of them, each with a stack of
+// solve_thread_stack_bytes) search; stop() may be called from any other thread.
 class Solver {
  public:
   explicit Solver(SolveOptions options = {});
@@ -96,8 +105,9 @@ class Solver {
   Expected<bool> set_options(SolveOptions options);
   void clear();  // forget the table (results stay exact either way: the table only speeds up)
 
-  // Proves the value of pos. Errors: stopped by stop() before the proof completed, or called
-  // while another solve() of this solver is running.
+  // Proves the value of pos. Errors: stopped by stop() before the proof completed, called
+  // while another solve() of this solver is running, a proof whose lines are too long for the
+  // threads' stacks (see solve_thread_stack_bytes), or threads the system would not make.
   Expected<SolveResult> solve(const Position& pos);
   // Proves the value of every legal move of pos, best first (wins fastest first, then draws
   // shortest first, then losses slowest first); empty if pos is over. Each move's position is

@@ -1,0 +1,50 @@
+// Threads kept for reuse, each with a stack of a chosen size (StackThread), that run one job
+// together and wait for the next. The solver runs every search on these: its searches need far
+// larger stacks than a thread usually has, and making such a thread for each solve cost about
+// 0.2 ms, more than a small endgame's whole proof (docs/SOLVER.md, "Long lines and the stack").
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "moon/expected.hpp"
+#include "stack_thread.hpp"
+
+namespace moon {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(std::size_t stack_bytes) : stack_bytes_(stack_bytes) {}
+  ~ThreadPool();  // ends the threads (no job may be running)
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  // Runs job(0), ..., job(count - 1), each on its own thread of the pool (made the first time
+  // that many are needed), and returns when all have. An error, with nothing run, if the
+  // system will not make the threads. Not to be called by two threads at once.
+  Expected<bool> run(int count, const std::function<void(int)>& job);
+  // Makes threads until there are at least `count` (run() would make them otherwise); an error
+  // if the system will not. Not while run() runs.
+  Expected<bool> reserve(int count);
+
+ private:
+  // A thread's life: wait for a job of a generation after `seen`, run its part, again.
+  void serve(int index, std::uint64_t seen);
+
+  std::size_t stack_bytes_;
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  const std::function<void(int)>* job_ = nullptr;
+  std::uint64_t generation_ = 0;  // one more for every job
+  int active_ = 0;                // threads 0 .. active_ - 1 take part in the current job
+  int running_ = 0;               // of those, the ones not yet done
+  bool quit_ = false;
+  std::vector<std::unique_ptr<StackThread>> threads_;
+};
+
+}  // namespace moon

@@ -1,0 +1,82 @@
+// The solver's threads (src/thread_pool.hpp, src/stack_thread.hpp): every part of a job runs
+// once, on a thread of the pool's, with the stack it was promised; threads are kept between jobs.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "stack_thread.hpp"
+#include "thread_pool.hpp"
+
+namespace {
+
+// Writes `bytes` of stack, a frame of 64 KiB at a time, and returns their sum (so that nothing
+// is optimised away).
+[[gnu::noinline]] unsigned touch_stack(std::size_t bytes) {
+  volatile unsigned char frame[64 << 10];
+  std::memset(const_cast<unsigned char*>(frame), 1, sizeof frame);
+  const unsigned here = frame[0] + frame[sizeof frame - 1];
+  return bytes <= sizeof frame ? here : here + touch_stack(bytes - sizeof frame);
+}
+
+}  // namespace
+
+TEST_CASE("ThreadPool: each part of a job runs once, on the pool's threads, kept between jobs" *
+          doctest::test_suite("threads")) {
+  moon::ThreadPool pool(std::size_t{16} << 20);
+  std::mutex mutex;
+  std::vector<std::thread::id> ran_on(4);
+  std::vector<int> runs(4, 0);
+  const auto job = [&](int index) {
+    std::lock_guard lock(mutex);
+    ++runs[std::size_t(index)];
+    ran_on[std::size_t(index)] = std::this_thread::get_id();
+  };
+  REQUIRE(pool.run(3, job).has_value());
+  CHECK(runs == std::vector<int>{1, 1, 1, 0});
+  const std::set<std::thread::id> first(ran_on.begin(), ran_on.begin() + 3);
+  CHECK(first.size() == 3);
+  CHECK(first.count(std::this_thread::get_id()) == 0);  // not on the caller's thread
+  const std::vector<std::thread::id> threads_of_first = ran_on;
+
+  REQUIRE(pool.run(1, job).has_value());  // fewer: the others wait
+  CHECK(runs == std::vector<int>{2, 1, 1, 0});
+  REQUIRE(pool.run(4, job).has_value());  // more: one thread is made
+  CHECK(runs == std::vector<int>{3, 2, 2, 1});
+  for (std::size_t i = 0; i < 3; ++i) CHECK(ran_on[i] == threads_of_first[i]);  // the same threads
+  CHECK(std::set<std::thread::id>(ran_on.begin(), ran_on.end()).size() == 4);
+
+  // reserve() makes threads ahead of the job that uses them.
+  REQUIRE(pool.reserve(6).has_value());
+  std::atomic<int> parts{0};
+  REQUIRE(pool.run(6, [&](int) { ++parts; }).has_value());
+  CHECK(parts == 6);
+}
+
+TEST_CASE("ThreadPool: the threads have the stack they were made with" * doctest::test_suite("threads")) {
+  // 12 MiB of stack, more than a thread usually has (8 MiB), on threads of 64 MiB: the solver's
+  // searches need that on long lines (docs/SOLVER.md, "Long lines and the stack").
+  moon::ThreadPool pool(std::size_t{64} << 20);
+  std::atomic<unsigned> sum{0};
+  REQUIRE(pool.run(2, [&](int) { sum += touch_stack(std::size_t{12} << 20); }).has_value());
+  CHECK(sum == 2 * 2 * (std::size_t{12} << 20) / (64 << 10));
+}
+
+TEST_CASE("StackThread: a stack the system cannot give is an error that says so, not a crash" *
+          doctest::test_suite("threads")) {
+  bool ran = false;
+  const auto thread = moon::StackThread::start(std::size_t{1} << 60, [&] { ran = true; });
+  REQUIRE_FALSE(thread.has_value());
+  CHECK(thread.error().message.find("cannot start a thread with a ") == 0);
+  CHECK_FALSE(ran);
+  moon::ThreadPool pool(std::size_t{1} << 60);
+  const auto none = pool.run(1, [&](int) { ran = true; });
+  REQUIRE_FALSE(none.has_value());
+  CHECK_FALSE(ran);
+}
