@@ -57,7 +57,7 @@ struct Solver::Impl {
   std::atomic<bool> halt{false};     // set by stop() or by the first thread to finish
   std::atomic<bool> stopped{false};  // set by stop()
   std::string progress_prefix;       // before each progress line: which move analyze() proves
-  ThreadPool threads{solve_thread_stack_bytes};  // the searches run on these
+  ThreadPool threads{solve_thread_stack_bytes, solve_least_thread_stack_bytes};  // the searches run on these
 };
 
 Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
@@ -246,7 +246,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
         if (index == 0) report({});
       };
       auto search = std::make_unique<SolveSearch<V>>(s.table, s.halt, unsigned(index / 2), std::move(tick),
-                                                     solve_thread_stack_bytes - solve_callback_stack_bytes);
+                                                     s.threads.stack_bytes(index) - solve_callback_stack_bytes);
       SolveResult mine;
       std::function<void(const std::string&)> note;
       if (index == 0) note = [&](const std::string& text) { report(text); };
@@ -272,7 +272,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
     return Error{"the solve could not start: " + ran.error().message};
   if (!result && too_deep)
     return Error{"the proof needs lines longer than the solver's stack allows (" +
-                 std::to_string(solve_thread_stack_bytes >> 20) +
+                 std::to_string(s.threads.stack_bytes(0) >> 20) +
                  " MiB a thread): a long clock limit with many counters on the board"};
   if (!result) return Error{"the solve was stopped before the proof was complete"};
   SolveResult out = *result;

@@ -16,9 +16,12 @@ Expected<bool> ThreadPool::reserve(int count) {
     const int index = int(threads_.size());
     // The generation it is made in, which it has no part in; run() is never called by two
     // threads at once, so generation_ does not change meanwhile.
-    auto thread = StackThread::start(stack_bytes_, [this, index, made_in = generation_] { serve(index, made_in); });
+    const auto serve_job = [this, index, made_in = generation_] { serve(index, made_in); };
+    std::size_t bytes = stack_bytes_;
+    auto thread = StackThread::start(bytes, serve_job);
+    while (!thread && bytes / 2 >= least_stack_bytes_) thread = StackThread::start(bytes /= 2, serve_job);
     if (!thread) return thread.error();
-    threads_.push_back(std::move(thread).value());
+    threads_.push_back({std::move(thread).value(), bytes});
   }
   return true;
 }

@@ -19,7 +19,10 @@ namespace moon {
 
 class ThreadPool {
  public:
-  explicit ThreadPool(std::size_t stack_bytes) : stack_bytes_(stack_bytes) {}
+  // Threads get a stack of `stack_bytes`; where the system will not give that much (a limit on
+  // a process's memory, say), half as much, and so on down to `least_stack_bytes`.
+  explicit ThreadPool(std::size_t stack_bytes, std::size_t least_stack_bytes)
+      : stack_bytes_(stack_bytes), least_stack_bytes_(least_stack_bytes) {}
   ~ThreadPool();  // ends the threads (no job may be running)
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -31,12 +34,14 @@ class ThreadPool {
   // Makes threads until there are at least `count` (run() would make them otherwise); an error
   // if the system will not. Not while run() runs.
   Expected<bool> reserve(int count);
+  // The stack of thread `index` (made by reserve() or run()).
+  std::size_t stack_bytes(int index) const { return threads_[std::size_t(index)].stack_bytes; }
 
  private:
   // A thread's life: wait for a job of a generation after `seen`, run its part, again.
   void serve(int index, std::uint64_t seen);
 
-  std::size_t stack_bytes_;
+  std::size_t stack_bytes_, least_stack_bytes_;
   std::mutex mutex_;
   std::condition_variable wake_, finished_;
   const std::function<void(int)>* job_ = nullptr;
@@ -44,7 +49,11 @@ class ThreadPool {
   int active_ = 0;                // threads 0 .. active_ - 1 take part in the current job
   int running_ = 0;               // of those, the ones not yet done
   bool quit_ = false;
-  std::vector<std::unique_ptr<StackThread>> threads_;
+  struct Thread {
+    std::unique_ptr<StackThread> thread;
+    std::size_t stack_bytes;
+  };
+  std::vector<Thread> threads_;
 };
 
 }  // namespace moon

@@ -195,6 +195,26 @@ TEST_CASE("hash sizes above the machine's memory: one line on standard error, ex
   CHECK(fits.out.rfind("value ", 0) == 0);
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("moon solve under a limit on the address space: smaller thread stacks, then a clear error") {
+  // 16 threads of 256 MiB stacks do not fit in 4 GiB with the table: the later ones get less.
+  const Run fits = run_moon("solve --quiet --threads 16 --fen '4x/o4/3o1/o4/2o1x x'", "",
+                            test::address_space_limit_prefix());
+  CHECK(fits.status == 0);
+  const auto out = lines(fits.out);
+  REQUIRE(out.size() == 5);  // value, distance, bestmove, nodes, time_ms
+  CHECK(out[0] == "value loss");
+  CHECK(out[1] == "distance 20");
+  // 64 do not fit even at the least stack: refused with the reason, nothing solved.
+  const Run refused = run_moon("solve --quiet --threads 64 --fen '4x/o4/3o1/o4/2o1x x'", "",
+                               test::address_space_limit_prefix());
+  CHECK(refused.status == 2);
+  CHECK(refused.out.empty());
+  INFO("stderr: ", refused.err);
+  CHECK(refused.err.rfind("moon solve: cannot make 64 solver threads: cannot start a thread with a 16 MiB stack: ", 0) == 0);
+}
+#endif
+
 TEST_CASE("--help exits 0 and prints the usage") {
   for (const char* args : {"--help", "-h", "perft --help", "show --help", "perft --help 3"}) {
     INFO("moon ", args);

@@ -29,7 +29,7 @@ namespace {
 
 TEST_CASE("ThreadPool: each part of a job runs once, on the pool's threads, kept between jobs" *
           doctest::test_suite("threads")) {
-  moon::ThreadPool pool(std::size_t{16} << 20);
+  moon::ThreadPool pool(std::size_t{16} << 20, std::size_t{16} << 20);
   std::mutex mutex;
   std::vector<std::thread::id> ran_on(4);
   std::vector<int> runs(4, 0);
@@ -40,6 +40,7 @@ TEST_CASE("ThreadPool: each part of a job runs once, on the pool's threads, kept
   };
   REQUIRE(pool.run(3, job).has_value());
   CHECK(runs == std::vector<int>{1, 1, 1, 0});
+  for (int i = 0; i < 3; ++i) CHECK(pool.stack_bytes(i) == std::size_t{16} << 20);
   const std::set<std::thread::id> first(ran_on.begin(), ran_on.begin() + 3);
   CHECK(first.size() == 3);
   CHECK(first.count(std::this_thread::get_id()) == 0);  // not on the caller's thread
@@ -62,7 +63,7 @@ TEST_CASE("ThreadPool: each part of a job runs once, on the pool's threads, kept
 TEST_CASE("ThreadPool: the threads have the stack they were made with" * doctest::test_suite("threads")) {
   // 12 MiB of stack, more than a thread usually has (8 MiB), on threads of 64 MiB: the solver's
   // searches need that on long lines (docs/SOLVER.md, "Long lines and the stack").
-  moon::ThreadPool pool(std::size_t{64} << 20);
+  moon::ThreadPool pool(std::size_t{64} << 20, std::size_t{64} << 20);
   std::atomic<unsigned> sum{0};
   REQUIRE(pool.run(2, [&](int) { sum += touch_stack(std::size_t{12} << 20); }).has_value());
   CHECK(sum == 2 * 2 * (std::size_t{12} << 20) / (64 << 10));
@@ -75,7 +76,7 @@ TEST_CASE("StackThread: a stack the system cannot give is an error that says so,
   REQUIRE_FALSE(thread.has_value());
   CHECK(thread.error().message.find("cannot start a thread with a ") == 0);
   CHECK_FALSE(ran);
-  moon::ThreadPool pool(std::size_t{1} << 60);
+  moon::ThreadPool pool(std::size_t{1} << 60, std::size_t{1} << 50);  // halving finds no size either
   const auto none = pool.run(1, [&](int) { ran = true; });
   REQUIRE_FALSE(none.has_value());
   CHECK_FALSE(ran);

@@ -62,9 +62,12 @@ inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;
 // The stack of each thread a solve runs on. The search recurses one call per ply, a few KiB
 // each, and a line can be thousands of plies long with a long clock limit; a search that would
-// need more than this (less a margin for the progress callback) stops with an error instead of
-// overflowing it. It is only reserved: the pages are used as the stack grows into them.
+// need more than its stack (less a margin for the progress callback) stops with an error instead
+// of overflowing it. It is only reserved: the pages are used as the stack grows into them. Where
+// the system will not give that much (a limit on the process's memory), half as much, and so
+// on down to the least.
 inline constexpr std::size_t solve_thread_stack_bytes = std::size_t{256} << 20;
+inline constexpr std::size_t solve_least_thread_stack_bytes = std::size_t{16} << 20;
 inline constexpr std::size_t solve_callback_stack_bytes = std::size_t{8} << 20;
 // Every page of a solver's table is written when it is made, so that memory the machine lacks
 // fails then, not in the middle of a solve: about 1.7 s a GiB on the machine of docs/SOLVER.md.
