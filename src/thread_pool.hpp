@@ -1,7 +1,8 @@
 // Threads kept for reuse, each with a stack of a chosen size (StackThread), that run one job
 // together and wait for the next. The solver runs every search on these: its searches need far
 // larger stacks than a thread usually has, and making such a thread for each solve cost about
-// 0.2 ms, more than a small endgame's whole proof (docs/SOLVER.md, "Long lines and the stack").
+// 0.17 ms, four times the whole proof of a small endgame (docs/SOLVER.md, "Long lines and the
+// stack").
 #pragma once
 
 #include <condition_variable>
