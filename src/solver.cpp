@@ -217,7 +217,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
   std::mutex result_mutex;
   std::optional<SolveResult> result;
   std::vector<std::uint64_t> nodes(std::size_t(threads), 0);
-  std::atomic<bool> too_deep{false};  // a search ran out of stack
+  std::atomic<std::size_t> short_stack{0};  // the stack of a search that ran out of it (0: none)
   SharedBounds shared;
   std::string last_note = "starting";
   auto last_report = start - std::chrono::seconds(1);
@@ -260,7 +260,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
         if (!result) result = mine;
         s.halt = true;  // the others stop: the first exact answer is the answer
       } else if (search->too_deep()) {
-        too_deep = true;
+        short_stack = s.threads.stack_bytes(index);
         s.halt = true;  // the others stop: the proof cannot be completed
       }
     });
@@ -270,10 +270,10 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
   // may be far smaller.
   if (const auto ran = s.threads.run(threads, run); !ran)
     return Error{"the solve could not start: " + ran.error().message};
-  if (!result && too_deep)
+  if (!result && short_stack)
     return Error{"the proof needs lines longer than the solver's stack allows (" +
-                 std::to_string(s.threads.stack_bytes(0) >> 20) +
-                 " MiB a thread): a long clock limit with many counters on the board"};
+                 std::to_string(short_stack >> 20) +
+                 " MiB on the thread that ran out): a long clock limit with many counters on the board"};
   if (!result) return Error{"the solve was stopped before the proof was complete"};
   SolveResult out = *result;
   out.nodes = 0;
