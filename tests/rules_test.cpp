@@ -464,6 +464,20 @@ TEST_CASE("variant slide: rook moves, blocked paths, captures only where the sli
   }
 }
 
+TEST_CASE("no position has more legal moves than max_legal_moves(), which a MoveList holds") {
+  CHECK(max_legal_moves() == 60);
+  CHECK(max_legal_moves() <= int(MoveList::capacity));
+  CHECK(legal_moves(Position::start()).size() == 24);  // the first placement
+  // The densest positions a search (hill climbing over random boards) found. Step: a
+  // checkerboard of x, each of the 11 empty squares reached from all its neighbours (36 by hand).
+  const Position step = pos("ox1x1/x1x1x/1x1x1/x1x1x/ox1x1 x");
+  CHECK(legal_moves(step).size() == 36);
+  CHECK(count_moves(step) == 36);
+  const Position slide = pos("x2xo/1x2x/2x2/1x2x/x2xo x", slide_rules);
+  CHECK(legal_moves(slide).size() == 44);
+  CHECK(count_moves(slide) == 44);
+}
+
 TEST_CASE("variant diagonal: diagonal lines capture, movement stays orthogonal") {
   SUBCASE("four runs closed at once, two of them diagonal") {
     const Position before = pos("2x2/xo1ox/1o1o1/x3x/5 x", diagonal_rules);

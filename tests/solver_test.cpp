@@ -866,12 +866,29 @@ TEST_CASE("deep lines: a search short of stack stops and says so; the Solver's o
   CHECK(result.outcome == Outcome::draw);
   CHECK(result.plies == 40);
 
-  // At clock limit 255, with 6 v 6 counters, the solver's lines pass 1 700 plies within a second
-  // (in a release build: 12 MiB of stack, more than a thread usually has). This used to crash
-  // `moon solve`; on the solver's threads it runs until stopped, with one thread or two.
+  // At clock limit 255, with 6 v 6 counters, the solver's lines pass 1 700 plies within 50 ms and
+  // 2 000 within 5 s (in a release build: 7.8 MiB of stack, about all a thread usually has; 12 MiB
+  // within a second when a node kept room for 128 moves). This used to crash `moon solve`.
   rules.clock_limit = 255;
   const auto deep = parse_position("xx1xx/o3o/5/o3o/xo1ox x", rules);
   REQUIRE(deep.has_value());
+  {
+    // Given 1 MiB, a search stops there, too deep, and does not overflow (should it not stop,
+    // the timer stops it after 60 s and the test fails).
+    std::atomic<bool> stop_deep{false};
+    std::thread timer([&] {
+      for (int i = 0; i < 6000 && !stop_deep.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      stop_deep = true;
+    });
+    SolveSearch<Variant<false, false>> limited(table, stop_deep, 0, {}, std::size_t{1} << 20);
+    const bool solved = limited.solve(*deep, true, result);
+    const bool too_deep = limited.too_deep();
+    stop_deep = true;
+    timer.join();
+    CHECK_FALSE(solved);
+    CHECK(too_deep);
+  }
+  // On the solver's threads it runs until stopped, with one thread or two.
   for (int threads : {1, 2}) {
     Solver solver(SolveOptions{16, threads, true, {}});
     const auto stopped = stopped_while_running(solver, [&] { return solver.solve(*deep); },

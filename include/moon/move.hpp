@@ -37,7 +37,7 @@ class Move {
 // Holds every legal move of any position: at most 12 counters with at most 8 slides each.
 class MoveList {
  public:
-  static constexpr std::size_t capacity = 128;
+  static constexpr std::size_t capacity = 64;
 
   constexpr void push(Move m) { moves_[size_++] = m; }
   constexpr std::size_t size() const { return size_; }

@@ -1,6 +1,7 @@
 // Legal move generation and bulk move counting, for every phase and variant.
 #pragma once
 
+#include <algorithm>
 #include <type_traits>
 
 #include "moon/bitboard.hpp"
@@ -69,6 +70,20 @@ constexpr Square origin(Square to, Direction d, int distance) {
   return to - delta[d] * distance;
 }
 }  // namespace detail
+
+// The most legal moves any position can have. Placement: one per empty square but the centre,
+// at most 24. Movement, game not over: the mover has k counters and the opponent at least two
+// (one or none ends the game), so at most 23 - k squares are empty. A counter has at most 8
+// moves (4 along its rank, 4 along its file, sliding), and an empty square is the destination of
+// at most 4 (one per direction: from the nearest counter behind it, with only empty squares
+// between): at most min(8k, 4(23 - k)), 60 at k = 8. The densest positions found by a search
+// have 36 moves (step) and 44 (slide); tests/rules_test.cpp checks them.
+constexpr int max_legal_moves() {
+  int most = square_count - 1;
+  for (int k = 2; k <= counters_per_side; ++k) most = std::max(most, std::min(8 * k, 4 * (square_count - 2 - k)));
+  return most;
+}
+static_assert(max_legal_moves() <= int(MoveList::capacity), "a MoveList must hold every legal move");
 
 // Appends every legal move of pos to list (which it clears first).
 template <class V>
