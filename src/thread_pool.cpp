@@ -12,18 +12,39 @@ ThreadPool::~ThreadPool() {
 }
 
 Expected<bool> ThreadPool::reserve(int count) {
+  const std::size_t kept = threads_.size();
+  for (std::size_t bytes = stack_bytes_;; bytes /= 2) {
+    const auto made = add_threads(count, bytes);
+    if (made) return made;
+    // All the threads this call makes get the same stack: keeping the ones made at the larger
+    // size and giving the rest ever less would let the first few take the address space the
+    // others need (under a 4 GiB limit `moon solve` refused 24 threads, where 24 of 64 MiB fit).
+    end_threads_from(kept);
+    if (bytes / 2 < least_stack_bytes_) return made;
+  }
+}
+
+Expected<bool> ThreadPool::add_threads(int count, std::size_t stack_bytes) {
   while (int(threads_.size()) < count) {
     const int index = int(threads_.size());
     // The generation it is made in, which it has no part in; run() is never called by two
     // threads at once, so generation_ does not change meanwhile.
-    const auto serve_job = [this, index, made_in = generation_] { serve(index, made_in); };
-    std::size_t bytes = stack_bytes_;
-    auto thread = StackThread::start(bytes, serve_job);
-    while (!thread && bytes / 2 >= least_stack_bytes_) thread = StackThread::start(bytes /= 2, serve_job);
+    auto thread = StackThread::start(stack_bytes, [this, index, made_in = generation_] { serve(index, made_in); });
     if (!thread) return thread.error();
-    threads_.push_back({std::move(thread).value(), bytes});
+    threads_.push_back({std::move(thread).value(), stack_bytes});
   }
   return true;
+}
+
+void ThreadPool::end_threads_from(std::size_t first) {
+  {
+    std::lock_guard lock(mutex_);
+    kept_ = int(first);
+  }
+  wake_.notify_all();
+  threads_.erase(threads_.begin() + std::ptrdiff_t(first), threads_.end());  // joins them
+  std::lock_guard lock(mutex_);
+  kept_ = std::numeric_limits<int>::max();
 }
 
 Expected<bool> ThreadPool::run(int count, const std::function<void(int)>& job) {
@@ -43,8 +64,8 @@ void ThreadPool::serve(int index, std::uint64_t seen) {
   // A thread that starts after its first job was posted finds generation_ ahead of `seen`, and
   // takes part all the same.
   for (;;) {
-    wake_.wait(lock, [&] { return quit_ || generation_ != seen; });
-    if (quit_) return;
+    wake_.wait(lock, [&] { return quit_ || index >= kept_ || generation_ != seen; });
+    if (quit_ || index >= kept_) return;
     seen = generation_;
     if (index >= active_) continue;  // not needed this time
     const std::function<void(int)>& job = *job_;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -20,8 +21,9 @@ namespace moon {
 
 class ThreadPool {
  public:
-  // Threads get a stack of `stack_bytes`; where the system will not give that much (a limit on
-  // a process's memory, say), half as much, and so on down to `least_stack_bytes`.
+  // Threads get a stack of `stack_bytes`; where the system will not give that much to all the
+  // threads one reserve() or run() makes (a limit on a process's address space, say), all of them
+  // get half as much, and so on down to `least_stack_bytes`.
   explicit ThreadPool(std::size_t stack_bytes, std::size_t least_stack_bytes)
       : stack_bytes_(stack_bytes), least_stack_bytes_(least_stack_bytes) {}
   ~ThreadPool();  // ends the threads (no job may be running)
@@ -41,6 +43,11 @@ class ThreadPool {
  private:
   // A thread's life: wait for a job of a generation after `seen`, run its part, again.
   void serve(int index, std::uint64_t seen);
+  // Makes threads with stacks of `stack_bytes` until there are `count`; an error if one fails
+  // (those made stay).
+  Expected<bool> add_threads(int count, std::size_t stack_bytes);
+  // Ends and joins the threads from index `first` on (no job may be running).
+  void end_threads_from(std::size_t first);
 
   std::size_t stack_bytes_, least_stack_bytes_;
   std::mutex mutex_;
@@ -50,6 +57,7 @@ class ThreadPool {
   int active_ = 0;                // threads 0 .. active_ - 1 take part in the current job
   int running_ = 0;               // of those, the ones not yet done
   bool quit_ = false;
+  int kept_ = std::numeric_limits<int>::max();  // threads from this index on end (end_threads_from())
   struct Thread {
     std::unique_ptr<StackThread> thread;
     std::size_t stack_bytes;

@@ -197,21 +197,23 @@ TEST_CASE("hash sizes above the machine's memory: one line on standard error, ex
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
 TEST_CASE("moon solve under a limit on the address space: smaller thread stacks, then a clear error") {
-  // 16 threads of 256 MiB stacks do not fit in 4 GiB with the table: the later ones get less.
-  const Run fits = run_moon("solve --quiet --threads 16 --fen '4x/o4/3o1/o4/2o1x x'", "",
+  // 64 threads of 256 MiB stacks do not fit in 4 GiB with the table, nor of 128 or 64 MiB: all
+  // get 32 MiB. (Until all the threads of a call shared one size, the first took 256 MiB each,
+  // and 24 threads were already refused.)
+  const Run fits = run_moon("solve --quiet --threads 64 --fen '4x/o4/3o1/o4/2o1x x'", "",
                             test::address_space_limit_prefix());
   CHECK(fits.status == 0);
   const auto out = lines(fits.out);
   REQUIRE(out.size() == 5);  // value, distance, bestmove, nodes, time_ms
   CHECK(out[0] == "value loss");
   CHECK(out[1] == "distance 20");
-  // 64 do not fit even at the least stack: refused with the reason, nothing solved.
-  const Run refused = run_moon("solve --quiet --threads 64 --fen '4x/o4/3o1/o4/2o1x x'", "",
+  // 256 do not fit even at the least stack (16 MiB): refused with the reason, nothing solved.
+  const Run refused = run_moon("solve --quiet --threads 256 --fen '4x/o4/3o1/o4/2o1x x'", "",
                                test::address_space_limit_prefix());
   CHECK(refused.status == 2);
   CHECK(refused.out.empty());
   INFO("stderr: ", refused.err);
-  CHECK(refused.err.rfind("moon solve: cannot make 64 solver threads: cannot start a thread with a 16 MiB stack: ", 0) == 0);
+  CHECK(refused.err.rfind("moon solve: cannot make 256 solver threads: cannot start a thread with a 16 MiB stack: ", 0) == 0);
 }
 #endif
 

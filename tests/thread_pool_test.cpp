@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "machine_memory.hpp"
 #include "stack_thread.hpp"
 #include "thread_pool.hpp"
 
@@ -68,6 +69,37 @@ TEST_CASE("ThreadPool: the threads have the stack they were made with" * doctest
   REQUIRE(pool.run(2, [&](int) { sum += touch_stack(std::size_t{12} << 20); }).has_value());
   CHECK(sum == 2 * 2 * (std::size_t{12} << 20) / (64 << 10));
 }
+
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("ThreadPool: short of address space, the threads one call makes share a smaller stack" *
+          doctest::test_suite("threads")) {
+  const moon::test::AddressSpaceGuard guard(1024);  // 1 GiB more than the process has now
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  moon::ThreadPool pool(256 * mib, 16 * mib);
+  REQUIRE(pool.reserve(2).has_value());  // 512 MiB fit
+  CHECK(pool.stack_bytes(0) == 256 * mib);
+  CHECK(pool.stack_bytes(1) == 256 * mib);
+  // Six more of 256 MiB, or of 128, do not fit beside them: all six get the same, less. (Made
+  // one by one, each as large as still fitted, the first would have taken 256 MiB, the next
+  // ones ever less.)
+  REQUIRE(pool.reserve(8).has_value());
+  CHECK(pool.stack_bytes(0) == 256 * mib);  // the threads made before keep theirs
+  CHECK(pool.stack_bytes(1) == 256 * mib);
+  const std::size_t smaller = pool.stack_bytes(2);
+  CHECK(smaller < 128 * mib);
+  CHECK(smaller >= 16 * mib);
+  for (int i = 3; i < 8; ++i) CHECK(pool.stack_bytes(i) == smaller);
+  std::atomic<int> parts{0};
+  REQUIRE(pool.run(8, [&](int) { ++parts; }).has_value());
+  CHECK(parts == 8);
+  // Too many for even the least stack: an error, and the threads there were still work.
+  const auto refused = pool.reserve(200);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message.find("cannot start a thread with a 16 MiB stack") == 0);
+  REQUIRE(pool.run(8, [&](int) { ++parts; }).has_value());
+  CHECK(parts == 16);
+}
+#endif
 
 TEST_CASE("StackThread: a stack the system cannot give is an error that says so, not a crash" *
           doctest::test_suite("threads")) {

@@ -64,8 +64,8 @@ inline constexpr int max_solve_threads = 256;
 // each, and a line can be thousands of plies long with a long clock limit; a search that would
 // need more than its stack (less a margin for the progress callback) stops with an error instead
 // of overflowing it. It is only reserved: the pages are used as the stack grows into them. Where
-// the system will not give that much (a limit on the process's memory), half as much, and so
-// on down to the least.
+// the system will not give that much to every thread (a limit on the process's address space),
+// they all get half as much, and so on down to the least.
 inline constexpr std::size_t solve_thread_stack_bytes = std::size_t{256} << 20;
 inline constexpr std::size_t solve_least_thread_stack_bytes = std::size_t{16} << 20;
 inline constexpr std::size_t solve_callback_stack_bytes = std::size_t{8} << 20;
