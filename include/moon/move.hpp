@@ -34,7 +34,9 @@ class Move {
   std::uint16_t bits_ = std::uint16_t(unsigned(MoveKind::none) << 10);
 };
 
-// Holds every legal move of any position: at most 12 counters with at most 8 slides each.
+// Holds every legal move of any position: at most 60 (max_legal_moves() in movegen.hpp, which
+// checks this capacity against it). No larger, because the solver keeps arrays of this size in
+// every node's stack frame, and its lines can be thousands of plies long.
 class MoveList {
  public:
   static constexpr std::size_t capacity = 64;
