@@ -503,8 +503,12 @@ class SolveSearch {
   // the question one ply shorter (the deepening asks both in turn). Returns the beta to ask of
   // pos (movement phase, not over) for the question "value >= beta?".
   static SolveValue question_asked(const Position& pos, SolveValue beta) {
-    if (!asks_board(pos, beta)) return beta;
+    return pos.in_placement() ? beta : question_asked(pos.rules().clock_limit - pos.clock(), beta);
+  }
+  // The same for a movement-phase position with `remaining` plies of clock left.
+  static SolveValue question_asked(int remaining, SolveValue beta) {
     const int h = horizon(beta);
+    if (h >= remaining) return beta;  // not asked of the board (asks_board())
     if (beta > 0 && h % 2 == 0) return win_in(h - 1);
     if (beta < 0 && h % 2 == 1) return loss_in(h);
     return beta;
@@ -640,44 +644,57 @@ class SolveSearch {
     return beta > 0 ? us > them : us >= them;
   }
 
+  // What the entry that "value >= beta?" is asked of knows, for a movement-phase position not
+  // over with `remaining` plies of clock left (beta as question_asked() gives it): true, with the
+  // answer in `value`, if that settles the question. `table_move` gets the entry's move, if any.
+  // One bucket: the enhanced transposition cutoffs read only this of every child.
+  bool asked_entry_answer(int remaining, SolveValue beta, const TableKeys& keys, std::uint64_t hash, SolveValue& value,
+                          Move& table_move) const {
+    const auto settle = [&](SolveValue answer) {
+      value = answer;
+      return true;
+    };
+    const bool any_clock = horizon(beta) < remaining;  // asks_board()
+    SolveBounds known;
+    if (!table_.probe(any_clock ? keys.board : keys.exact, hash, known)) return false;
+    if (!any_clock) {
+      if (known.lower >= beta) return settle(known.lower);
+      if (known.upper < beta) return settle(known.upper);
+    } else {
+      // A board entry's bound was proven where it looked less far ahead than the clock went
+      // there. It holds here if it also looks less far ahead than our clock goes; if not, the
+      // weaker answer to our question, looking no further ahead than the bound, still does.
+      const int ahead = horizon(beta);
+      if (known.lower >= beta) {
+        const int h = horizon(known.lower);
+        if (h < remaining) return settle(known.lower);
+        if (ahead <= h) return settle(beta);
+      }
+      if (known.upper < beta) {
+        const int h = horizon(known.upper + 1);
+        if (h < remaining) return settle(known.upper);
+        if (ahead <= h) return settle(beta - 1);
+      }
+    }
+    table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
+    return false;
+  }
+
   // What the table knows of "value >= beta?" for pos (movement phase, not over; beta as
   // question_asked() gives it): true, with the answer in `value`, if that settles the question.
-  // `table_move` gets the move stored for pos, if any, in pos's frame. `asked_entry_only`: only
-  // the entry the question is asked of, one bucket (in the exact regime, the board's entry and
-  // clock range are in a second one).
+  // `table_move` gets the move stored for pos, if any, in pos's frame. The entry the question is
+  // asked of is read first (asked_entry_answer()); in the exact regime, the board's entry and
+  // clock range then are, in a second bucket.
   bool table_answer(const Position& pos, SolveValue beta, const TableKeys& keys, const EntryHashes& hashes,
-                    SolveValue& value, Move& table_move, bool asked_entry_only = false) const {
+                    SolveValue& value, Move& table_move) const {
     const auto settle = [&](SolveValue answer) {
       value = answer;
       return true;
     };
     const int remaining = pos.rules().clock_limit - pos.clock();
+    if (asked_entry_answer(remaining, beta, keys, hashes.asked, value, table_move)) return true;
     const bool any_clock = asks_board(pos, beta);
-    const std::uint64_t key = any_clock ? keys.board : keys.exact;
     SolveBounds known;
-    if (table_.probe(key, hashes.asked, known)) {
-      if (!any_clock) {
-        if (known.lower >= beta) return settle(known.lower);
-        if (known.upper < beta) return settle(known.upper);
-      } else {
-        // A board entry's bound was proven where it looked less far ahead than the clock went
-        // there. It holds here if it also looks less far ahead than our clock goes; if not, the
-        // weaker answer to our question, looking no further ahead than the bound, still does.
-        const int ahead = horizon(beta);
-        if (known.lower >= beta) {
-          const int h = horizon(known.lower);
-          if (h < remaining) return settle(known.lower);
-          if (ahead <= h) return settle(beta);
-        }
-        if (known.upper < beta) {
-          const int h = horizon(known.upper + 1);
-          if (h < remaining) return settle(known.upper);
-          if (ahead <= h) return settle(beta - 1);
-        }
-      }
-      table_move = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
-    }
-    if (asked_entry_only) return false;
     if (!any_clock) {
       // What the board's entry knows with a horizon short of our clock holds here too.
       if (table_.probe(keys.board, hashes.board, known)) {
@@ -838,11 +855,10 @@ class SolveSearch {
 
   // Enhanced transposition cutoffs, then the search: the children of pos (movement phase) are
   // made and their keys computed, all their buckets prefetched at once, and each child's entry
-  // read through table_answer(), as the child's own node would (only the bucket its question is
-  // asked of). A child the table alone shows to answer "value >= beta?" with yes ends the node;
-  // else the children it does not settle are searched, with the keys already computed. Not
-  // inlined, so that its array of keys stays out of the stack frame of the nodes that do not get
-  // here.
+  // read through asked_entry_answer(), as the child's own node would read it first. A child the
+  // table alone shows to answer "value >= beta?" with yes ends the node; else the children it
+  // does not settle are searched, with the keys already computed. Not inlined, so that its arrays
+  // stay out of the stack frame of the nodes that do not get here.
   [[gnu::noinline]] ChildResult search_after_table_cutoffs(const Position& pos, SolveValue beta,
                                                            const std::array<Scored, MoveList::capacity>& moves,
                                                            int n, const DestinationCaptures& captures, SolveValue& best) {
@@ -852,11 +868,15 @@ class SolveSearch {
     // The hash of the entry each child's question is asked of: question_asked() only ever
     // shortens a question that asks_board(), so cb's entry is the asked question's.
     std::array<std::uint64_t, MoveList::capacity> asked_hash;
+    // And each child's clock left, all that reading its entry needs of it: making every child
+    // again to read the entries took 5.7% of the solver's instructions (docs/SOLVER.md, "Speed").
+    std::array<std::uint8_t, MoveList::capacity> remaining;
     for (int i = 0; i < n; ++i) {
       const Position child = child_after(pos, moves[i].move(), &captures);
       child_keys[i] = child_table_keys(images, pos, child);
       asked_hash[i] = entry_hashes(child, cb, child_keys[i]).asked;
       table_.prefetch(asked_hash[i]);
+      remaining[i] = std::uint8_t(child.rules().clock_limit - child.clock());
     }
     // A child whose entry shows that it answers no would be a node answered by that entry (or
     // sooner): the entry's bound counts towards `best` and the child is not searched. Measured
@@ -864,11 +884,10 @@ class SolveSearch {
     std::array<std::uint8_t, MoveList::capacity> unsettled;
     int open = 0;
     for (int i = 0; i < n; ++i) {
-      const Position child = child_after(pos, moves[i].move(), &captures);
-      const SolveValue asked = question_asked(child, cb);
+      const SolveValue asked = question_asked(remaining[i], cb);
       SolveValue answer;
       Move unused;
-      if (table_answer(child, asked, child_keys[i], {asked_hash[i], asked_hash[i]}, answer, unused, true)) {
+      if (asked_entry_answer(remaining[i], asked, child_keys[i], asked_hash[i], answer, unused)) {
         const SolveValue value = from_child(answer_to(cb, asked, answer));
         if (value >= beta) return {i, value, false};
         best = std::max(best, value);
