@@ -867,7 +867,7 @@ TEST_CASE("deep lines: a search short of stack stops and says so; the Solver's o
   CHECK(result.plies == 40);
 
   // At clock limit 255, with 6 v 6 counters, the solver's lines pass 1 700 plies within 50 ms and
-  // 2 000 within 5 s (in a release build: 7.8 MiB of stack, about all a thread usually has; 12 MiB
+  // 2 000 within 5 s (in a release build: 8 MiB of stack, about all a thread usually has; 12 MiB
   // within a second when a node kept room for 128 moves). This used to crash `moon solve`.
   rules.clock_limit = 255;
   const auto deep = parse_position("xx1xx/o3o/5/o3o/xo1ox x", rules);
