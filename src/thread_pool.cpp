@@ -2,14 +2,7 @@
 
 namespace moon {
 
-ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard lock(mutex_);
-    quit_ = true;
-  }
-  wake_.notify_all();
-  threads_.clear();  // joins them
-}
+ThreadPool::~ThreadPool() { end_threads_from(0); }
 
 Expected<bool> ThreadPool::reserve(int count) {
   const std::size_t kept = threads_.size();
@@ -64,8 +57,8 @@ void ThreadPool::serve(int index, std::uint64_t seen) {
   // A thread that starts after its first job was posted finds generation_ ahead of `seen`, and
   // takes part all the same.
   for (;;) {
-    wake_.wait(lock, [&] { return quit_ || index >= kept_ || generation_ != seen; });
-    if (quit_ || index >= kept_) return;
+    wake_.wait(lock, [&] { return index >= kept_ || generation_ != seen; });
+    if (index >= kept_) return;
     seen = generation_;
     if (index >= active_) continue;  // not needed this time
     const std::function<void(int)>& job = *job_;

@@ -46,7 +46,8 @@ class ThreadPool {
   // Makes threads with stacks of `stack_bytes` until there are `count`; an error if one fails
   // (those made stay).
   Expected<bool> add_threads(int count, std::size_t stack_bytes);
-  // Ends and joins the threads from index `first` on (no job may be running).
+  // Ends and joins the threads from index `first` on (no job may be running); all of them, from
+  // 0, when the pool goes.
   void end_threads_from(std::size_t first);
 
   std::size_t stack_bytes_, least_stack_bytes_;
@@ -56,7 +57,6 @@ class ThreadPool {
   std::uint64_t generation_ = 0;  // one more for every job
   int active_ = 0;                // threads 0 .. active_ - 1 take part in the current job
   int running_ = 0;               // of those, the ones not yet done
-  bool quit_ = false;
   int kept_ = std::numeric_limits<int>::max();  // threads from this index on end (end_threads_from())
   struct Thread {
     std::unique_ptr<StackThread> thread;
