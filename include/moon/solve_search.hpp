@@ -411,8 +411,10 @@ class SolveSearch {
   // A question that looks less far ahead than the clock goes is asked of the board (any
   // clock): its entry serves the same board at every clock where the question fits.
   static bool asks_board(const Position& pos, SolveValue beta) {
-    return !pos.in_placement() && horizon(beta) < pos.rules().clock_limit - pos.clock();
+    return !pos.in_placement() && asks_board(pos.rules().clock_limit - pos.clock(), beta);
   }
+  // The same for a movement-phase position with `remaining` plies of clock left.
+  static bool asks_board(int remaining, SolveValue beta) { return horizon(beta) < remaining; }
   // The hashes of the table entries a node reads: the one its question is asked of (the
   // board's if asks_board(), else the exact position's), and the board's (the exact position's
   // again in the placement phase, which has no board entries).
@@ -508,7 +510,7 @@ class SolveSearch {
   // The same for a movement-phase position with `remaining` plies of clock left.
   static SolveValue question_asked(int remaining, SolveValue beta) {
     const int h = horizon(beta);
-    if (h >= remaining) return beta;  // not asked of the board (asks_board())
+    if (h >= remaining) return beta;  // !asks_board(remaining, beta), h computed once
     if (beta > 0 && h % 2 == 0) return win_in(h - 1);
     if (beta < 0 && h % 2 == 1) return loss_in(h);
     return beta;
@@ -654,7 +656,7 @@ class SolveSearch {
       value = answer;
       return true;
     };
-    const bool any_clock = horizon(beta) < remaining;  // asks_board()
+    const bool any_clock = asks_board(remaining, beta);
     SolveBounds known;
     if (!table_.probe(any_clock ? keys.board : keys.exact, hash, known)) return false;
     if (!any_clock) {
