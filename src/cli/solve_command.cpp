@@ -1,3 +1,4 @@
+#include <iomanip>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -112,7 +113,8 @@ int solve_command(Args args) {
   std::cout << "nodes " << result->nodes << "\n"
             << "time_ms " << result->time_ms << std::endl;
   if (!quiet)
-    std::cerr << "solve: " << result->nodes << " nodes in " << double(result->time_ms) / 1000.0 << " s, "
+    std::cerr << "solve: " << result->nodes << " nodes in " << std::fixed << std::setprecision(3)
+              << double(result->time_ms) / 1000.0 << " s, " << std::setprecision(1)
               << (result->time_ms ? double(result->nodes) / double(result->time_ms) / 1000.0 : 0.0) << " Mn/s\n";
   return 0;
 }
