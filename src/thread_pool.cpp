@@ -22,7 +22,7 @@ Expected<bool> ThreadPool::add_threads(int count, std::size_t stack_bytes) {
     const int index = int(threads_.size());
     // The generation it is made in, which it has no part in; run() is never called by two
     // threads at once, so generation_ does not change meanwhile.
-    auto thread = StackThread::start(stack_bytes, [this, index, made_in = generation_] { serve(index, made_in); });
+    auto thread = start_(stack_bytes, [this, index, made_in = generation_] { serve(index, made_in); });
     if (!thread) return thread.error();
     threads_.push_back({std::move(thread).value(), stack_bytes});
   }

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "moon/expected.hpp"
@@ -24,8 +25,13 @@ class ThreadPool {
   // Threads get a stack of `stack_bytes`; where the system will not give that much to all the
   // threads one reserve() or run() makes (a limit on a process's address space, say), all of them
   // get half as much, and so on down to `least_stack_bytes`.
-  explicit ThreadPool(std::size_t stack_bytes, std::size_t least_stack_bytes)
-      : stack_bytes_(stack_bytes), least_stack_bytes_(least_stack_bytes) {}
+  // `start` makes each thread: StackThread::start, or, in the tests, a stand-in that refuses
+  // some as the system would, so that what the pool does then runs under every sanitizer.
+  using ThreadStarter =
+      std::function<Expected<std::unique_ptr<StackThread>>(std::size_t stack_bytes, std::function<void()> work)>;
+  explicit ThreadPool(std::size_t stack_bytes, std::size_t least_stack_bytes,
+                      ThreadStarter start = &StackThread::start)
+      : stack_bytes_(stack_bytes), least_stack_bytes_(least_stack_bytes), start_(std::move(start)) {}
   ~ThreadPool();  // ends the threads (no job may be running)
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -51,6 +57,7 @@ class ThreadPool {
   void end_threads_from(std::size_t first);
 
   std::size_t stack_bytes_, least_stack_bytes_;
+  ThreadStarter start_;
   std::mutex mutex_;
   std::condition_variable wake_, finished_;
   const std::function<void(int)>* job_ = nullptr;

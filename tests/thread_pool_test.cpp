@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -25,6 +27,44 @@ namespace {
   const unsigned here = frame[0] + frame[sizeof frame - 1];
   return bytes <= sizeof frame ? here : here + touch_stack(bytes - sizeof frame);
 }
+
+// Stands in for StackThread::start() on a system with `budget` bytes of address space for
+// stacks: a thread whose stack would take the stacks of the threads alive past it is refused,
+// as the system refuses one under a limit on the process's address space; a thread's stack is
+// given back when its work ends. Unlike a real limit (AddressSpaceGuard), this works under the
+// sanitizers, whose shadow memory would not fit in one: ThreadSanitizer checks the threads the
+// pool ends after a refusal too.
+class StackBudget {
+ public:
+  explicit StackBudget(std::size_t budget) : budget_(budget) {}
+  StackBudget(const StackBudget&) = delete;
+  StackBudget& operator=(const StackBudget&) = delete;
+
+  moon::ThreadPool::ThreadStarter starter() {
+    return [this](std::size_t bytes, std::function<void()> work) -> moon::Expected<std::unique_ptr<moon::StackThread>> {
+      for (std::size_t used = used_.load(); used + bytes <= budget_;)
+        if (used_.compare_exchange_weak(used, used + bytes)) {
+          auto thread = moon::StackThread::start(bytes, [this, bytes, work = std::move(work)] {
+            work();
+            used_ -= bytes;
+          });
+          if (!thread) used_ -= bytes;
+          return thread;
+        }
+      ++refused_;
+      return moon::Error{"cannot start a thread with a " + std::to_string(bytes >> 20) +
+                         " MiB stack: over the test's budget"};
+    };
+  }
+  // The stacks of the threads alive.
+  std::size_t used() const { return used_.load(); }
+  int refused() const { return refused_.load(); }
+
+ private:
+  const std::size_t budget_;
+  std::atomic<std::size_t> used_{0};
+  std::atomic<int> refused_{0};
+};
 
 }  // namespace
 
@@ -100,6 +140,40 @@ TEST_CASE("ThreadPool: short of address space, the threads one call makes share 
   CHECK(parts == 16);
 }
 #endif
+
+TEST_CASE("ThreadPool: refused threads: the ones a call made are ended, all get the same smaller stack" *
+          doctest::test_suite("threads")) {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  StackBudget budget(160 * mib);
+  moon::ThreadPool pool(64 * mib, 4 * mib, budget.starter());
+  REQUIRE(pool.reserve(2).has_value());  // 128 MiB fit
+  CHECK(budget.used() == 128 * mib);
+  CHECK(budget.refused() == 0);
+  // Six more: none of 64 MiB fits beside them, one of 32, two of 16, five of 8, all six of 4.
+  // After each refusal the threads that call made are ended and given back before the next
+  // size is tried, so the six get 4 MiB each, not a mixture.
+  REQUIRE(pool.reserve(8).has_value());
+  CHECK(budget.refused() == 4);
+  CHECK(pool.stack_bytes(0) == 64 * mib);  // the threads made before keep theirs
+  CHECK(pool.stack_bytes(1) == 64 * mib);
+  for (int i = 2; i < 8; ++i) CHECK(pool.stack_bytes(i) == 4 * mib);
+  CHECK(budget.used() == 152 * mib);
+  std::atomic<int> parts{0};
+  REQUIRE(pool.run(8, [&](int) { ++parts; }).has_value());
+  CHECK(parts == 8);
+  // Three more do not fit even at the least stack: an error; the threads made on the way are
+  // ended, the eight there were still work.
+  const auto refused = pool.reserve(11);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message == "cannot start a thread with a 4 MiB stack: over the test's budget");
+  CHECK(budget.used() == 152 * mib);
+  const auto not_run = pool.run(11, [&](int) { ++parts; });  // run() makes its threads the same way
+  REQUIRE_FALSE(not_run.has_value());
+  CHECK(parts == 8);  // nothing ran
+  CHECK(budget.used() == 152 * mib);
+  REQUIRE(pool.run(8, [&](int) { ++parts; }).has_value());
+  CHECK(parts == 16);
+}
 
 TEST_CASE("StackThread: a stack the system cannot give is an error that says so, not a crash" *
           doctest::test_suite("threads")) {
