@@ -690,6 +690,58 @@ TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's
   CHECK(long_results > 0);
 }
 
+TEST_CASE("solver agrees with the textbook baseline with many placements still to come") {
+  // Four to eleven placements left (minimax's samples have two to five), clock limits 1 to 3 or 12
+  // to 20: questions that look 10 plies ahead or more, where a placement node asks the table
+  // about every child first (enhanced transposition cutoffs), thousands of times here.
+  std::mt19937_64 rng(29);
+  SolveTable table(16);
+  int checked = 0, wins = 0, draws = 0, losses = 0;
+  while (checked < 12 / scale) {
+    Rules rules = random_rules(rng);
+    const bool long_clock = rng() % 2;
+    rules.clock_limit = long_clock ? 12 + int(rng() % 9) : 1 + int(rng() % 3);
+    const int in_hand_x = long_clock ? 2 + int(rng() % 2) : 3 + int(rng() % 3);
+    const bool x_to_move = rng() % 2;
+    const int in_hand_o = x_to_move ? in_hand_x : in_hand_x + 1;
+    // Twelve counters a side, on the board or in hand: the hands fill every empty square but c3.
+    const int nx = 12 - in_hand_x, on_board = nx + 12 - in_hand_o;
+    std::string board(25, '1');
+    for (int i = 0; i < on_board; ++i) board[std::size_t(i)] = i < nx ? 'x' : 'o';
+    std::shuffle(board.begin(), board.begin() + 24, rng);
+    std::swap(board[24], board[12]);  // c3, the centre, stays empty
+    std::string text;
+    for (int rank = 4; rank >= 0; --rank) text += board.substr(std::size_t(rank * 5), 5) + (rank ? "/" : "");
+    text += std::string(x_to_move ? " x " : " o ") + std::to_string(in_hand_x) + " " + std::to_string(in_hand_o) + " 0 1";
+    const auto parsed = parse_position(text, rules);
+    REQUIRE_MESSAGE(parsed.has_value(), text);
+    const Position pos = *parsed;
+    bench::BaselineSolver baseline(20);
+    const auto value = baseline.solve(pos, std::chrono::steady_clock::time_point::max(), std::uint64_t{1} << 20);
+    if (!value) continue;
+    INFO(describe(pos));
+    const SolveResult r = core_solve(pos, table);
+    const Outcome expected = outcome_of(*value);
+    CHECK(r.outcome == expected);
+    if (expected != Outcome::draw) CHECK(r.plies == plies_of(*value));
+    REQUIRE(legal_moves(pos).contains(r.best));
+    bench::BaselineSolver child_baseline(20);
+    if (const auto child =
+            child_baseline.solve(pos.after(r.best), std::chrono::steady_clock::time_point::max(), std::uint64_t{1} << 20))
+      CHECK(from_child(*child) == *value);
+    ++checked;
+    wins += expected == Outcome::win;
+    draws += expected == Outcome::draw;
+    losses += expected == Outcome::loss;
+  }
+  MESSAGE("wins ", wins, ", draws ", draws, ", losses ", losses);
+  if (scale == 1) {  // the sanitizers' three positions need not cover every outcome
+    CHECK(wins > 0);
+    CHECK(draws > 0);
+    CHECK(losses > 0);
+  }
+}
+
 TEST_CASE("Solver: threads and the public entry point give the proven results" * doctest::test_suite("threads")) {
   const auto cases = samples(19, 120 / scale, 200000 / scale);
   for (int threads : {1, 2, 3}) {

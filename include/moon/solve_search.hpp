@@ -358,6 +358,12 @@ class SolveSearch {
   // nodes and save 15-20% of the time; 5 saves less; nearer the horizon the probes of every
   // child cost more than the small subtrees they save.
   static constexpr int transposition_cutoff_horizon = 4;
+  // The same in the placement phase, where a node has up to 24 children to probe: from 10 on,
+  // solves with 20 and 18 counters to place took 0.6 and 0.75 times the time with half and two
+  // thirds of the nodes; from 8 on, fewer nodes, the same time there and more on a smaller
+  // solve; from 4 on, fewer nodes still and less gain (docs/SOLVER.md, "Enhanced transposition
+  // cutoffs").
+  static constexpr int placement_cutoff_horizon = 10;
   // How much longer whole-game probes wait where the clock likely decides (solve()): 16 took
   // 11-18% fewer nodes than 1 on three sets of random endgames; waiting for the clock whatever
   // the counts made tiny draws 1.2-1.8 times dearer (docs/SOLVER.md).
@@ -720,7 +726,8 @@ class SolveSearch {
     return false;
   }
 
-  // The placement phase: no captures, no clock; every move is searched.
+  // The placement phase: no captures, no clock; every move is searched, but those the table
+  // answers where search_moves() asks it about every child first.
   SolveValue search_placement(const Position& pos, SolveValue beta, const TableKeys& keys) {
     const int min_plies = min_plies_to_end(pos);
     if (beta > win_in(min_plies)) return win_in(min_plies);
@@ -784,8 +791,9 @@ class SolveSearch {
     // Enhanced transposition cutoffs (search_after_table_cutoffs()): far enough from the horizon,
     // the table is asked about every child before any is searched; a child it shows to refute
     // the opponent's question ends the node without a search.
-    const ChildResult r = children_probe && !pos.in_placement() && n > 1 && horizon(beta) >= transposition_cutoff_horizon
-                              ? search_after_table_cutoffs(pos, beta, moves, n, *captures, best)
+    const int cutoff_horizon = pos.in_placement() ? placement_cutoff_horizon : transposition_cutoff_horizon;
+    const ChildResult r = children_probe && n > 1 && horizon(beta) >= cutoff_horizon
+                              ? search_after_table_cutoffs(pos, beta, moves, n, captures, best)
                               : search_children(pos, beta, moves, n, captures, best, [&](int, const Position& child, TableKeys& keys) {
                                   if (!wants_keys(cb, children_probe, child)) return false;
                                   if (!images_known) images = board_images(pos.pieces(x), pos.pieces(o)), images_known = true;
@@ -855,15 +863,15 @@ class SolveSearch {
     return {};
   }
 
-  // Enhanced transposition cutoffs, then the search: the children of pos (movement phase) are
-  // made and their keys computed, all their buckets prefetched at once, and each child's entry
+  // Enhanced transposition cutoffs, then the search: the children of pos are made and their
+  // keys computed, all their buckets prefetched at once, and each child's entry
   // read through asked_entry_answer(), as the child's own node would read it first. A child the
   // table alone shows to answer "value >= beta?" with yes ends the node; else the children it
   // does not settle are searched, with the keys already computed. Not inlined, so that its arrays
   // stay out of the stack frame of the nodes that do not get here.
   [[gnu::noinline]] ChildResult search_after_table_cutoffs(const Position& pos, SolveValue beta,
                                                            const std::array<Scored, MoveList::capacity>& moves,
-                                                           int n, const DestinationCaptures& captures, SolveValue& best) {
+                                                           int n, const DestinationCaptures* captures, SolveValue& best) {
     const SolveValue cb = child_beta(beta);
     const BoardImages images = board_images(pos.pieces(x), pos.pieces(o));
     std::array<TableKeys, MoveList::capacity> child_keys;
@@ -874,11 +882,13 @@ class SolveSearch {
     // again to read the entries took 5.7% of the solver's instructions (docs/SOLVER.md, "Speed").
     std::array<std::uint8_t, MoveList::capacity> remaining;
     for (int i = 0; i < n; ++i) {
-      const Position child = child_after(pos, moves[i].move(), &captures);
+      const Position child = child_after(pos, moves[i].move(), captures);
       child_keys[i] = child_table_keys(images, pos, child);
       asked_hash[i] = entry_hashes(child, cb, child_keys[i]).asked;
       table_.prefetch(asked_hash[i]);
-      remaining[i] = std::uint8_t(child.rules().clock_limit - child.clock());
+      // A child still in placement has only its exact entry and its question as asked: read as
+      // with no clock left, which is how asked_entry_answer() and question_asked() take it.
+      remaining[i] = child.in_placement() ? 0 : std::uint8_t(child.rules().clock_limit - child.clock());
     }
     // A child whose entry shows that it answers no would be a node answered by that entry (or
     // sooner): the entry's bound counts towards `best` and the child is not searched. Measured
@@ -897,7 +907,7 @@ class SolveSearch {
         unsettled[open++] = std::uint8_t(i);
       }
     }
-    return search_children(pos, beta, moves, open, &captures, best, [&](int i, const Position&, TableKeys& keys) {
+    return search_children(pos, beta, moves, open, captures, best, [&](int i, const Position&, TableKeys& keys) {
       keys = child_keys[i];
       return true;
     }, unsettled.data());
