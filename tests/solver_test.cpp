@@ -643,6 +643,25 @@ TEST_CASE("the textbook baseline agrees with exhaustive minimax") {
   }
 }
 
+// The baseline's value of pos within `node_limit` nodes, if it gets there; then the solver's
+// outcome and distance are checked against it, and its best move: the child's value, one ply
+// further away, is the same.
+std::optional<SolveValue> check_against_baseline(const Position& pos, SolveTable& table, std::uint64_t node_limit) {
+  bench::BaselineSolver baseline(20);
+  const auto value = baseline.solve(pos, std::chrono::steady_clock::time_point::max(), node_limit);
+  if (!value) return std::nullopt;
+  INFO(describe(pos));
+  const SolveResult r = core_solve(pos, table);
+  const Outcome expected = outcome_of(*value);
+  CHECK(r.outcome == expected);
+  if (expected != Outcome::draw) CHECK(r.plies == plies_of(*value));
+  REQUIRE(legal_moves(pos).contains(r.best));
+  bench::BaselineSolver child_baseline(20);
+  if (const auto child = child_baseline.solve(pos.after(r.best), std::chrono::steady_clock::time_point::max(), node_limit))
+    CHECK(from_child(*child) == *value);
+  return value;
+}
+
 TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's reach") {
   // Two to four counters a side in the movement phase, clock limits up to the default 20: the
   // long deepening, the table across clocks and the cutoff probes far from the horizon, where
@@ -663,20 +682,9 @@ TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's
     text += std::string(rng() % 2 ? " x" : " o") + " 0 0 " + std::to_string(clock) + " 1";
     const Position pos = *parse_position(text, rules);
     if (pos.is_over() || truth(pos, 200000 / scale)) continue;
-    const std::uint64_t node_limit = std::uint64_t{1} << 20;
-    bench::BaselineSolver baseline(20);
-    const auto value = baseline.solve(pos, std::chrono::steady_clock::time_point::max(), node_limit);
+    const auto value = check_against_baseline(pos, table, std::uint64_t{1} << 20);
     if (!value) continue;
-    INFO(describe(pos));
-    const SolveResult r = core_solve(pos, table);
     const Outcome expected = outcome_of(*value);
-    CHECK(r.outcome == expected);
-    if (expected != Outcome::draw) CHECK(r.plies == plies_of(*value));
-    // The best move keeps the value: the child's, one ply further away, is the same.
-    REQUIRE(legal_moves(pos).contains(r.best));
-    bench::BaselineSolver child_baseline(20);
-    if (const auto child = child_baseline.solve(pos.after(r.best), std::chrono::steady_clock::time_point::max(), node_limit))
-      CHECK(from_child(*child) == *value);
     ++checked;
     wins += expected == Outcome::win;
     draws += expected == Outcome::draw;
@@ -715,20 +723,9 @@ TEST_CASE("solver agrees with the textbook baseline with many placements still t
     text += std::string(x_to_move ? " x " : " o ") + std::to_string(in_hand_x) + " " + std::to_string(in_hand_o) + " 0 1";
     const auto parsed = parse_position(text, rules);
     REQUIRE_MESSAGE(parsed.has_value(), text);
-    const Position pos = *parsed;
-    bench::BaselineSolver baseline(20);
-    const auto value = baseline.solve(pos, std::chrono::steady_clock::time_point::max(), std::uint64_t{1} << 20);
+    const auto value = check_against_baseline(*parsed, table, std::uint64_t{1} << 20);
     if (!value) continue;
-    INFO(describe(pos));
-    const SolveResult r = core_solve(pos, table);
     const Outcome expected = outcome_of(*value);
-    CHECK(r.outcome == expected);
-    if (expected != Outcome::draw) CHECK(r.plies == plies_of(*value));
-    REQUIRE(legal_moves(pos).contains(r.best));
-    bench::BaselineSolver child_baseline(20);
-    if (const auto child =
-            child_baseline.solve(pos.after(r.best), std::chrono::steady_clock::time_point::max(), std::uint64_t{1} << 20))
-      CHECK(from_child(*child) == *value);
     ++checked;
     wins += expected == Outcome::win;
     draws += expected == Outcome::draw;
