@@ -149,7 +149,7 @@ TEST_CASE("ThreadPool: refused threads: the ones a call made are ended, all get 
   REQUIRE(pool.reserve(2).has_value());  // 128 MiB fit
   CHECK(budget.used() == 128 * mib);
   CHECK(budget.refused() == 0);
-  // Six more: none of 64 MiB fits beside them, one of 32, two of 16, five of 8, all six of 4.
+  // Six more: none of 64 MiB fits beside them, one of 32, two of 16, four of 8, all six of 4.
   // After each refusal the threads that call made are ended and given back before the next
   // size is tried, so the six get 4 MiB each, not a mixture.
   REQUIRE(pool.reserve(8).has_value());
