@@ -181,6 +181,8 @@ class SolveSearch {
   // `stack_bytes`: how much stack the search may use below the frame that calls solve() or
   // answer(); a search that would need more stops (too_deep()) instead of overflowing it.
   // Solver runs its searches on threads with stacks made for this (solve_thread_stack_bytes).
+  // The table's entries hold under the rules they were proven under (its keys do not hold the
+  // rules): clear it before it serves positions under other rules, as Solver does.
   SolveSearch(SolveTable& table, const std::atomic<bool>& stop, unsigned variation = 0,
               std::function<void()> tick = {}, std::size_t stack_bytes = default_stack_bytes)
       : table_(table), stop_(stop), variation_(variation), tick_(std::move(tick)), stack_bytes_(stack_bytes) {}
