@@ -90,6 +90,14 @@ Rules random_rules(std::mt19937_64& rng) {
   return rules;
 }
 
+// The board field of a position string from the 25 squares, a1 first (`x`, `o`, or `1` for
+// empty): ranks 5 down to 1, split digits left as they are (the reader accepts them).
+std::string board_field(const std::string& squares) {
+  std::string text;
+  for (int rank = 4; rank >= 0; --rank) text += squares.substr(std::size_t(rank) * 5, 5) + (rank ? "/" : "");
+  return text;
+}
+
 // A random legal position: sparse to dense boards (dense ones often leave a side blocked), the
 // clock anywhere up to the limit (often just below it), now and then counters still in hand.
 Position random_position(std::mt19937_64& rng, const Rules& rules) {
@@ -102,7 +110,7 @@ Position random_position(std::mt19937_64& rng, const Rules& rules) {
     char board[25];
     int nx = 0, no = 0;
     for (int i = 0; i < 25; ++i) {
-      board[i] = i < empties ? '.' : rng() % 2 ? 'x' : 'o';
+      board[i] = i < empties ? '1' : rng() % 2 ? 'x' : 'o';  // '1': empty, as in a position string
       if (board[i] == 'x') ++nx;
       if (board[i] == 'o') ++no;
     }
@@ -111,7 +119,7 @@ Position random_position(std::mt19937_64& rng, const Rules& rules) {
     int in_hand_x = 0, in_hand_o = 0, clock = 0;
     char side = rng() % 2 ? 'x' : 'o';
     if (placement) {
-      if (board[centre] != '.') continue;
+      if (board[centre] != '1') continue;
       in_hand_x = 1 + int(rng() % 2);
       in_hand_o = side == 'x' ? in_hand_x : in_hand_x + 1;
       if (nx + in_hand_x > 12 || no + in_hand_o > 12) continue;
@@ -119,14 +127,7 @@ Position random_position(std::mt19937_64& rng, const Rules& rules) {
       clock = rng() % 2 ? rules.clock_limit - 1 - int(rng() % std::min(rules.clock_limit, 3))
                         : int(rng() % std::uint64_t(rules.clock_limit));
     }
-    std::string text;
-    for (int rank = 4; rank >= 0; --rank) {
-      for (int file = 0; file < 5; ++file) {
-        const char c = board[rank * 5 + file];
-        text += c == '.' ? '1' : c;
-      }
-      if (rank) text += '/';
-    }
+    std::string text = board_field(std::string(board, 25));
     text += std::string(" ") + side + " " + std::to_string(in_hand_x) + " " + std::to_string(in_hand_o) + " " +
             std::to_string(clock) + " 1";
     const auto pos = parse_position(text, rules);
@@ -383,8 +384,7 @@ TEST_CASE("\"not lost within 2 plies?\", answered without the table, agrees with
       const std::size_t s = rng() % 25;
       if (board[s] == '1') board[s] = placed++ < ours ? us : them;
     }
-    std::string text;
-    for (int rank = 4; rank >= 0; --rank) text += board.substr(std::size_t(rank) * 5, 5) + (rank ? "/" : "");
+    std::string text = board_field(board);
     // Clock limit 20; at least 4 plies of clock left, so both questions below are asked of the board.
     text += std::string(" ") + us + " 0 0 " + std::to_string(rng() % 17) + " 1";
     const auto pos = parse_position(text, rules);
@@ -657,6 +657,18 @@ TEST_CASE("the textbook baseline agrees with exhaustive minimax") {
   }
 }
 
+// How many of the baseline's values checked were wins, draws and losses.
+struct OutcomeCounts {
+  int wins = 0, draws = 0, losses = 0;
+  void add(SolveValue value) {
+    const Outcome outcome = outcome_of(value);
+    wins += outcome == Outcome::win;
+    draws += outcome == Outcome::draw;
+    losses += outcome == Outcome::loss;
+  }
+  int total() const { return wins + draws + losses; }
+};
+
 // The baseline's value of pos within `node_limit` nodes, if it gets there; then the solver's
 // outcome and distance are checked against it, and its best move: the child's value, one ply
 // further away, is the same.
@@ -682,33 +694,30 @@ TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's
   // minimax (the test above) cannot go. The baseline, checked against minimax above, can.
   std::mt19937_64 rng(23);
   SolveTable table(16);
-  int checked = 0, wins = 0, draws = 0, losses = 0, long_results = 0;
-  while (checked < 24 / scale) {
+  OutcomeCounts counts;
+  int long_results = 0;
+  while (counts.total() < 24 / scale) {
     Rules rules = random_rules(rng);
     if (rng() % 4) rules.clock_limit = rng() % 2 ? 20 : 8 + int(rng() % 5);
     std::string board(25, '1');
     const int nx = 2 + int(rng() % 3), no = 2 + int(rng() % 3);
     for (int i = 0; i < nx + no; ++i) board[std::size_t(i)] = i < nx ? 'x' : 'o';
     std::shuffle(board.begin(), board.end(), rng);
-    std::string text;
-    for (int rank = 4; rank >= 0; --rank) text += board.substr(std::size_t(rank * 5), 5) + (rank ? "/" : "");
+    std::string text = board_field(board);
     const std::uint64_t clock = rng() % 2 ? 0 : rng() % std::uint64_t(rules.clock_limit);
     text += std::string(rng() % 2 ? " x" : " o") + " 0 0 " + std::to_string(clock) + " 1";
     const Position pos = *parse_position(text, rules);
     if (pos.is_over() || truth(pos, 200000 / scale)) continue;
     const auto value = check_against_baseline(pos, table, std::uint64_t{1} << 20);
     if (!value) continue;
-    const Outcome expected = outcome_of(*value);
-    ++checked;
-    wins += expected == Outcome::win;
-    draws += expected == Outcome::draw;
-    losses += expected == Outcome::loss;
-    long_results += expected != Outcome::draw && plies_of(*value) >= 12;
+    counts.add(*value);
+    long_results += outcome_of(*value) != Outcome::draw && plies_of(*value) >= 12;
   }
-  MESSAGE("wins ", wins, ", draws ", draws, ", losses ", losses, ", wins and losses of 12 plies or more ", long_results);
-  CHECK(wins > 0);
-  CHECK(draws > 0);
-  CHECK(losses > 0);
+  MESSAGE("wins ", counts.wins, ", draws ", counts.draws, ", losses ", counts.losses,
+          ", wins and losses of 12 plies or more ", long_results);
+  CHECK(counts.wins > 0);
+  CHECK(counts.draws > 0);
+  CHECK(counts.losses > 0);
   CHECK(long_results > 0);
 }
 
@@ -718,8 +727,8 @@ TEST_CASE("solver agrees with the textbook baseline with many placements still t
   // about every child first (enhanced transposition cutoffs), thousands of times here.
   std::mt19937_64 rng(29);
   SolveTable table(16);
-  int checked = 0, wins = 0, draws = 0, losses = 0;
-  while (checked < 12 / scale) {
+  OutcomeCounts counts;
+  while (counts.total() < 12 / scale) {
     Rules rules = random_rules(rng);
     const bool long_clock = rng() % 2;
     rules.clock_limit = long_clock ? 12 + int(rng() % 9) : 1 + int(rng() % 3);
@@ -732,24 +741,17 @@ TEST_CASE("solver agrees with the textbook baseline with many placements still t
     for (int i = 0; i < on_board; ++i) board[std::size_t(i)] = i < nx ? 'x' : 'o';
     std::shuffle(board.begin(), board.begin() + 24, rng);
     std::swap(board[24], board[12]);  // c3, the centre, stays empty
-    std::string text;
-    for (int rank = 4; rank >= 0; --rank) text += board.substr(std::size_t(rank * 5), 5) + (rank ? "/" : "");
+    std::string text = board_field(board);
     text += std::string(x_to_move ? " x " : " o ") + std::to_string(in_hand_x) + " " + std::to_string(in_hand_o) + " 0 1";
     const auto parsed = parse_position(text, rules);
     REQUIRE_MESSAGE(parsed.has_value(), text);
-    const auto value = check_against_baseline(*parsed, table, std::uint64_t{1} << 20);
-    if (!value) continue;
-    const Outcome expected = outcome_of(*value);
-    ++checked;
-    wins += expected == Outcome::win;
-    draws += expected == Outcome::draw;
-    losses += expected == Outcome::loss;
+    if (const auto value = check_against_baseline(*parsed, table, std::uint64_t{1} << 20)) counts.add(*value);
   }
-  MESSAGE("wins ", wins, ", draws ", draws, ", losses ", losses);
+  MESSAGE("wins ", counts.wins, ", draws ", counts.draws, ", losses ", counts.losses);
   if (scale == 1) {  // the sanitizers' three positions need not cover every outcome
-    CHECK(wins > 0);
-    CHECK(draws > 0);
-    CHECK(losses > 0);
+    CHECK(counts.wins > 0);
+    CHECK(counts.draws > 0);
+    CHECK(counts.losses > 0);
   }
 }
 
