@@ -34,8 +34,8 @@ constexpr int min_plies_to_end(const Position& pos) {
   return placements ? placements : 1;
 }
 
-// c3's rank and file but c3: where a counter moving into c3, the one square empty after the
-// placements, lands next to or captures along (search_placement()'s order at short clocks).
+// c3's rank and file but c3: the squares a counter moving into c3, the one square empty after
+// the placements, comes from and captures along (search_placement()'s order at short clocks).
 inline constexpr Bitboard centre_lines = ((rank_1 << 10) | (file_a << 2)) & ~square_bb(centre);
 
 // The fewest plies in which a game not yet over can end drawn. A capture leaves the capturer
@@ -519,7 +519,8 @@ class SolveSearch {
   static SolveValue question_asked(const Position& pos, SolveValue beta) {
     return pos.in_placement() ? beta : question_asked(pos.rules().clock_limit - pos.clock(), beta);
   }
-  // The same for a movement-phase position with `remaining` plies of clock left.
+  // The same for a movement-phase position with `remaining` plies of clock left (0 for a
+  // placement-phase one: its question is asked as it is).
   static SolveValue question_asked(int remaining, SolveValue beta) {
     const int h = horizon(beta);
     if (h >= remaining) return beta;  // !asks_board(remaining, beta), h computed once
@@ -659,8 +660,9 @@ class SolveSearch {
   }
 
   // What the entry that "value >= beta?" is asked of knows, for a movement-phase position not
-  // over with `remaining` plies of clock left (beta as question_asked() gives it): true, with the
-  // answer in `value`, if that settles the question. `table_move` gets the entry's move, if any.
+  // over with `remaining` plies of clock left (beta as question_asked() gives it), or for a
+  // placement-phase one with `remaining` 0 (its exact entry): true, with the answer in `value`,
+  // if that settles the question. `table_move` gets the entry's move, if any.
   // One bucket: the enhanced transposition cutoffs read only this of every child.
   bool asked_entry_answer(int remaining, SolveValue beta, const TableKeys& keys, std::uint64_t hash, SolveValue& value,
                           Move& table_move) const {
