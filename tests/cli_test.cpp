@@ -127,6 +127,12 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"perft --hash x 3", "moon perft", "--hash"},
       {"perft --clock-limit 0 3", "moon perft", "--clock-limit"},
       {"perft --clock-limit 256 3", "moon perft", "--clock-limit"},
+      // A flag given twice is refused, not silently overridden by its last value.
+      {"perft --threads 1 --threads=2 3", "moon perft", "--threads is given more than once"},
+      {"perft --fen '5/5/5/5/5 x 12 12 0 1' --fen '5/5/5/5/5 x 12 12 0 1' 2", "moon perft", "--fen is given more"},
+      {"analyze --depth 2 --depth 3", "moon analyze", "--depth is given more than once"},
+      {"solve --clock-limit 1 --clock-limit 2", "moon solve", "--clock-limit is given more than once"},
+      {"match --games 2 --depth 1 --a plain --a full", "moon match", "--a is given more than once"},
       {"show c3", "moon show", "c3"},
       {"show b4 b4", "moon show", "occupied"},
       {"show b4 b3c3", "moon show", "in hand"},

@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "moon/notation.hpp"
@@ -17,11 +18,14 @@ bool ArgReader::flag(std::string_view name) {
     return false;
   }
   last_flag_ = std::string(name);
+  last_flag_repeated_ = std::find(flags_seen_.begin(), flags_seen_.end(), last_flag_) != flags_seen_.end();
+  if (!last_flag_repeated_) flags_seen_.push_back(last_flag_);
   ++index_;
   return true;
 }
 
 Expected<std::string> ArgReader::value() {
+  if (last_flag_repeated_) return Error{last_flag_ + " is given more than once"};
   if (inline_value_) {
     std::string v = std::move(*inline_value_);
     inline_value_.reset();

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "moon/expected.hpp"
 #include "moon/position.hpp"
@@ -23,7 +24,8 @@ class ArgReader {
   std::string_view current() const { return args_[index_]; }
   // True (and consumes it) when the current argument is `flag` or `flag=...`.
   bool flag(std::string_view name);
-  // The value of the flag just matched by flag(); an error if there is none.
+  // The value of the flag just matched by flag(); an error if there is none, or if that flag
+  // was given before (a second value would otherwise silently replace the first).
   Expected<std::string> value();
   void skip() { ++index_; }
 
@@ -32,6 +34,8 @@ class ArgReader {
   std::size_t index_ = 0;
   std::optional<std::string> inline_value_;
   std::string last_flag_;
+  bool last_flag_repeated_ = false;
+  std::vector<std::string> flags_seen_;
 };
 
 // A whole number in [low, high] given on the command line; `what` names it in the message.
