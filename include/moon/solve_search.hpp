@@ -457,9 +457,11 @@ class SolveSearch {
     return Move{};  // not reached when `value` is proven
   }
 
-  bool is_draw(const Position& pos) {
-    if (pos.is_over()) return terminal_value(pos) == 0;
-    return search(pos, 1) < 1 && !aborted_ && search(pos, 0) >= 0;
+  // True if `child`, a child of a proven draw, is a draw too. Its side to move cannot lose
+  // (the parent would then win by moving there), so only "is it won?" needs a proof.
+  bool child_of_draw_is_draw(const Position& child) {
+    if (child.is_over()) return terminal_value(child) == 0;
+    return search(child, 1) < 1;
   }
 
   // True if pos (a draw) can end drawn within `budget` plies with both sides playing only
@@ -471,18 +473,19 @@ class SolveSearch {
     if (known != no_draw_line_.end() && known->second >= budget) return false;
     MoveList list;
     generate_moves<V>(pos, list);
-    // Children the table already knows to be draws first: they cost no probe.
+    // Children the table already knows to be draws (not won: see child_of_draw_is_draw()) first:
+    // they cost no search.
     std::stable_partition(list.begin(), list.end(), [&](Move m) {
       const Position child = pos.after<V>(m);
       if (child.is_over()) return terminal_value(child) == 0;
       const std::uint64_t key = table_keys(child).exact;
       SolveBounds known;
-      return table_.probe(key, solve_hash(key), known) && known.lower >= 0 && known.upper <= 0;
+      return table_.probe(key, solve_hash(key), known) && known.upper <= 0;
     });
     for (Move m : list) {
       const Position child = pos.after<V>(m);
       if (!child.is_over() && budget - 1 < min_plies_to_draw(child)) continue;
-      if (!is_draw(child) || aborted_) {
+      if (!child_of_draw_is_draw(child) || aborted_) {
         if (aborted_) return false;
         continue;
       }
