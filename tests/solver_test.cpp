@@ -331,6 +331,7 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
     CHECK(r.outcome == s.truth.outcome);
     CHECK(r.plies == s.truth.plies);
     check_best_move(s.pos, r, s.truth, true);
+    if (!s.pos.is_over()) CHECK(min_plies_to_end(s.pos) <= s.truth.plies);
     wins += s.truth.outcome == Outcome::win;
     draws += s.truth.outcome == Outcome::draw;
     losses += s.truth.outcome == Outcome::loss;
@@ -348,6 +349,32 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
   CHECK(blocked > 0);
   CHECK(placement > 0);
   CHECK(long_games > 0);
+}
+
+TEST_CASE("the fewest plies to the end: the placements, then the clock or a knockout") {
+  const auto fewest = [](const char* text, int clock_limit, bool diagonal = false) {
+    Rules rules;
+    rules.clock_limit = clock_limit;
+    if (diagonal) rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
+    const auto pos = parse_position(text, rules);
+    REQUIRE(pos);
+    return min_plies_to_end(*pos);
+  };
+  // The start: 24 placements, then the clock's limit or, 12 against 12, two captures of at
+  // most 6 (9 with the diagonals) with a move of the other side between them.
+  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 1) == 25);
+  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 2) == 26);
+  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 20) == 27);
+  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 20, true) == 27);
+  // A custom setup in which a side ends the placements with one counter: over when placed.
+  CHECK(fewest("5/5/5/5/5 x 1 1 0 1", 20) == 2);
+  CHECK(fewest("xx3/5/5/5/5 o 0 1 0 1", 20) == 1);
+  CHECK(fewest("xx3/5/5/5/4o o 0 1 0 1", 20) == 2);
+  // Movement: 7 to capture is two moves orthogonally, one with the diagonals; the clock.
+  CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x", 20) == 3);
+  CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x", 20, true) == 1);
+  CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x 0 0 18 30", 20) == 2);
+  CHECK(fewest("xx3/5/5/5/3oo x", 20) == 1);
 }
 
 // "Lost within 2 plies?" straight from the definitions: every move of the side to move lets the

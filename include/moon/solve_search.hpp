@@ -28,10 +28,18 @@ constexpr SolveValue terminal_value(const Position& pos) {
   return us > them ? solve_win : us < them ? -solve_win : 0;
 }
 
-// The fewest plies in which a game not yet over can end: all the remaining placements, or a move.
+// The fewest plies in which a game not yet over can end: all the remaining placements, then
+// the moves to the clock's limit, or, if fewer, the moves a side needs to capture all but one of
+// the other's counters (at most most_captured_* a move, on every other ply).
 constexpr int min_plies_to_end(const Position& pos) {
   const int placements = pos.in_hand(x) + pos.in_hand(o);
-  return placements ? placements : 1;
+  const int most_captured = pos.rules().diagonal() ? most_captured_with_diagonals : most_captured_orthogonally;
+  const auto knockout_plies = [&](Color loser) {
+    const int to_capture = pos.count(loser) + pos.in_hand(loser) - 1;
+    return 2 * ((to_capture + most_captured - 1) / most_captured) - 1;
+  };
+  const int moves = std::min({pos.rules().clock_limit - pos.clock(), knockout_plies(x), knockout_plies(o)});
+  return placements + std::max(moves, 0);
 }
 
 // c3's rank and file but c3: the squares a counter moving into c3, the one square empty after

@@ -1,6 +1,7 @@
 // Precomputed, compile-time tables: neighbours, rays and flank-capture masks.
 #pragma once
 
+#include <algorithm>
 #include <array>
 
 #include "moon/bitboard.hpp"
@@ -63,6 +64,23 @@ constexpr std::array<FlankSet, square_count> make_flank_table(int directions) {
 
 inline constexpr auto orthogonal_flanks = detail::make_flank_table(orthogonal_directions);
 inline constexpr auto all_line_flanks = detail::make_flank_table(all_directions);
+
+namespace detail {
+constexpr int most_captured_by_one_move(const std::array<FlankSet, square_count>& table) {
+  int most = 0;
+  for (const FlankSet& set : table) {
+    Bitboard runs = 0;
+    for (int i = 0; i < set.count; ++i) runs |= set.flanks[i].run;
+    most = std::max(most, popcount(runs));
+  }
+  return most;
+}
+}  // namespace detail
+
+// The most counters one move can capture: a corner's lines, each run as long as it can be.
+inline constexpr int most_captured_orthogonally = detail::most_captured_by_one_move(orthogonal_flanks);
+inline constexpr int most_captured_with_diagonals = detail::most_captured_by_one_move(all_line_flanks);
+static_assert(most_captured_orthogonally == 6 && most_captured_with_diagonals == 9);
 
 // Counters of `them` captured when one of `us` (already standing on `to`) has just arrived there.
 template <bool Diagonal>
