@@ -366,9 +366,10 @@ TEST_CASE("the fewest plies to the end: the placements, then the clock or a knoc
   CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 2) == 26);
   CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 20) == 27);
   CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 20, true) == 27);
-  // A custom setup in which a side ends the placements with one counter: over when placed.
+  // Custom setups in which a side ends the placements with one counter: over when placed.
   CHECK(fewest("5/5/5/5/5 x 1 1 0 1", 20) == 2);
   CHECK(fewest("xx3/5/5/5/5 o 0 1 0 1", 20) == 1);
+  // With two each after the placement, one capture ends it.
   CHECK(fewest("xx3/5/5/5/4o o 0 1 0 1", 20) == 2);
   // Movement: 7 to capture is two moves orthogonally, one with the diagonals; the clock.
   CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x", 20) == 3);
