@@ -331,7 +331,7 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
     CHECK(r.outcome == s.truth.outcome);
     CHECK(r.plies == s.truth.plies);
     check_best_move(s.pos, r, s.truth, true);
-    if (!s.pos.is_over()) CHECK(min_plies_to_end(s.pos) <= s.truth.plies);
+    if (!s.pos.is_over() && s.truth.outcome != Outcome::draw) CHECK(min_plies_to_decide(s.pos) <= s.truth.plies);
     wins += s.truth.outcome == Outcome::win;
     draws += s.truth.outcome == Outcome::draw;
     losses += s.truth.outcome == Outcome::loss;
@@ -351,19 +351,19 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
   CHECK(long_games > 0);
 }
 
-TEST_CASE("the fewest plies to the end: the placements, then the clock or a knockout") {
+TEST_CASE("the fewest plies to a win: the placements, then the clock or a knockout") {
   const auto fewest = [](const char* text, int clock_limit, bool diagonal = false) {
     Rules rules;
     rules.clock_limit = clock_limit;
     if (diagonal) rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
     const auto pos = parse_position(text, rules);
     REQUIRE(pos);
-    return min_plies_to_end(*pos);
+    return min_plies_to_decide(*pos);
   };
-  // The start: 24 placements, then the clock's limit or, 12 against 12, two captures of at
-  // most 6 (9 with the diagonals) with a move of the other side between them.
-  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 1) == 25);
-  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 2) == 26);
+  // The start: 24 placements, then, 12 against 12, a capture and the clock's limit, or two
+  // captures of at most 6 (9 with the diagonals) with a move of the other side between them.
+  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 1) == 26);
+  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 2) == 27);
   CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 20) == 27);
   CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 20, true) == 27);
   // Custom setups in which a side ends the placements with one counter: over when placed.
@@ -371,10 +371,13 @@ TEST_CASE("the fewest plies to the end: the placements, then the clock or a knoc
   CHECK(fewest("xx3/5/5/5/5 o 0 1 0 1", 20) == 1);
   // With two each after the placement, one capture ends it.
   CHECK(fewest("xx3/5/5/5/4o o 0 1 0 1", 20) == 2);
-  // Movement: 7 to capture is two moves orthogonally, one with the diagonals; the clock.
+  // Movement, 8 against 8: 7 to capture is two moves orthogonally, one with the diagonals; the
+  // clock cannot decide before a capture. 9 against 8: the clock decides, 2 moves from its limit.
   CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x", 20) == 3);
   CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x", 20, true) == 1);
-  CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x 0 0 18 30", 20) == 2);
+  CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x 0 0 18 30", 20) == 3);
+  CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x", 1) == 2);
+  CHECK(fewest("xxxxx/xxxx1/5/2ooo/ooooo x 0 0 18 30", 20) == 2);
   CHECK(fewest("xx3/5/5/5/3oo x", 20) == 1);
 }
 

@@ -28,17 +28,22 @@ constexpr SolveValue terminal_value(const Position& pos) {
   return us > them ? solve_win : us < them ? -solve_win : 0;
 }
 
-// The fewest plies in which a game not yet over can end: all the remaining placements, then
-// the moves to the clock's limit, or, if fewer, the moves a side needs to capture all but one of
-// the other's counters (at most most_captured_* a move, on every other ply).
-constexpr int min_plies_to_end(const Position& pos) {
+// The fewest plies in which a game not yet over can end with a win (for either side), which
+// bounds every value but a draw: all the remaining placements, then the moves to the clock's
+// limit (with equal counts a capture first, which sets the clock to 0: a drawn end may come
+// sooner), or, if fewer, the moves a side needs to capture all but one of the other's counters
+// (at most most_captured_* a move, on every other ply).
+constexpr int min_plies_to_decide(const Position& pos) {
   const int placements = pos.in_hand(x) + pos.in_hand(o);
   const int most_captured = pos.rules().diagonal() ? most_captured_with_diagonals : most_captured_orthogonally;
+  const auto counters = [&](Color c) { return pos.count(c) + pos.in_hand(c); };
   const auto knockout_plies = [&](Color loser) {
-    const int to_capture = pos.count(loser) + pos.in_hand(loser) - 1;
+    const int to_capture = counters(loser) - 1;
     return 2 * ((to_capture + most_captured - 1) / most_captured) - 1;
   };
-  const int moves = std::min({pos.rules().clock_limit - pos.clock(), knockout_plies(x), knockout_plies(o)});
+  const int clock_plies =
+      counters(x) == counters(o) ? 1 + pos.rules().clock_limit : pos.rules().clock_limit - pos.clock();
+  const int moves = std::min({clock_plies, knockout_plies(x), knockout_plies(o)});
   return placements + std::max(moves, 0);
 }
 
@@ -240,7 +245,7 @@ class SolveSearch {
     const auto say = [&](const std::string& text) {
       if (note) note(text);
     };
-    SolveValue lower = loss_in(min_plies_to_end(pos)), upper = win_in(min_plies_to_end(pos));
+    SolveValue lower = loss_in(min_plies_to_decide(pos)), upper = win_in(min_plies_to_decide(pos));
     const auto sync = [&] {
       if (!shared) return;
       shared->publish(lower, upper);
@@ -748,7 +753,7 @@ class SolveSearch {
   // The placement phase: no captures, no clock; every move is searched, but those the table
   // answers where search_moves() asks it about every child first.
   SolveValue search_placement(const Position& pos, SolveValue beta, const TableKeys& keys) {
-    const int min_plies = min_plies_to_end(pos);
+    const int min_plies = min_plies_to_decide(pos);
     if (beta > win_in(min_plies)) return win_in(min_plies);
     if (beta <= loss_in(min_plies)) return loss_in(min_plies);
     const std::uint64_t key = keys.exact, hash = solve_hash(key);
