@@ -245,7 +245,8 @@ class SolveSearch {
     const auto say = [&](const std::string& text) {
       if (note) note(text);
     };
-    SolveValue lower = loss_in(min_plies_to_decide(pos)), upper = win_in(min_plies_to_decide(pos));
+    const int fewest_plies_to_win = min_plies_to_decide(pos);
+    SolveValue lower = loss_in(fewest_plies_to_win), upper = win_in(fewest_plies_to_win);
     const auto sync = [&] {
       if (!shared) return;
       shared->publish(lower, upper);
