@@ -12,6 +12,8 @@
 #include "machine_memory.hpp"
 #include "moon/moon.h"
 
+extern "C" const char* status_name_from_c(int status);  // status_from_c.c
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -183,7 +185,9 @@ TEST_CASE("C API: buffers that are too small, NULL arguments, the board drawn") 
   CHECK(contains(board, "a   b   c   d   e"));
   CHECK(contains(board, "x to move"));
   CHECK(std::string(moon_status_name(MOON_ERROR_ILLEGAL_MOVE)) == "MOON_ERROR_ILLEGAL_MOVE");
-  CHECK(std::string(moon_status_name(moon_status(99))) == "MOON_UNKNOWN_STATUS");
+  CHECK(std::string(status_name_from_c(99)) == "MOON_UNKNOWN_STATUS");
+  CHECK(std::string(status_name_from_c(-1)) == "MOON_UNKNOWN_STATUS");
+  CHECK(std::string(status_name_from_c(MOON_ERROR_INTERNAL)) == "MOON_ERROR_INTERNAL");
 }
 
 TEST_CASE("C API: the last error belongs to the thread that made the call") {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "moon/display.hpp"
@@ -247,7 +248,14 @@ extern "C" {
 const char* moon_last_error(void) { return last_error_text; }
 
 const char* moon_status_name(moon_status status) {
-  switch (status) {
+  // A C caller may pass any int here (a C enum is an integer), where a C++ enum with these
+  // values holds only 0-15: reading `status` as the enum would then be undefined behaviour
+  // (UndefinedBehaviorSanitizer's enum check, from the C API fuzz target). Its bytes are read
+  // as an integer instead.
+  std::underlying_type_t<moon_status> value;
+  static_assert(sizeof value == sizeof status);
+  std::memcpy(&value, &status, sizeof value);
+  switch (value) {
     case MOON_OK: return "MOON_OK";
     case MOON_ERROR_INVALID_ARGUMENT: return "MOON_ERROR_INVALID_ARGUMENT";
     case MOON_ERROR_PARSE: return "MOON_ERROR_PARSE";
