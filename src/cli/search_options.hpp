@@ -14,7 +14,8 @@ namespace moon::cli {
 Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits);
 // --hash MB, --threads N.
 Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options);
-// A whole number value for the flag just matched.
+// True if a depth, move time or node limit is set (the commands that search default to a
+// move time otherwise).
 bool has_limit(const SearchLimits& limits);
 // Engine settings: "full" or "plain", then optionally ':' and a comma list of +NAME / -NAME.
 Expected<SearchFeatures> parse_features(const std::string& text);
