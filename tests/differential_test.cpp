@@ -14,6 +14,7 @@
 #include "moon/perft.hpp"
 #include "random_positions.hpp"
 #include "reference.hpp"
+#include "reference_terms.hpp"
 
 using namespace moon;
 
@@ -24,24 +25,6 @@ constexpr int scale = 1;
 #else
 constexpr int scale = 10;
 #endif
-
-reference::Rules to_reference(const Rules& rules) {
-  reference::Rules r;
-  r.slide = rules.slide();
-  r.diagonal = rules.diagonal();
-  r.clock_limit = rules.clock_limit;
-  return r;
-}
-
-char result_char(Result r) {
-  switch (r) {
-    case Result::x_wins: return 'x';
-    case Result::o_wins: return 'o';
-    case Result::draw: return 'd';
-    case Result::none: break;
-  }
-  return '-';
-}
 
 // What the compared positions covered, so that the test proves it saw every kind.
 struct Coverage {
@@ -56,10 +39,10 @@ void compare(const Position& p, int depth, Coverage& seen) {
   INFO("position ", text, " (", test::rules_name(p.rules()), ")");
   reference::Position r;
   std::string error;
-  REQUIRE_MESSAGE(reference::parse(text, to_reference(p.rules()), r, error), error);
+  REQUIRE_MESSAGE(reference::parse(text, test::to_reference(p.rules()), r, error), error);
   CHECK(reference::to_string(r) == text);
   CHECK(reference::is_over(r) == p.is_over());
-  CHECK(reference::result(r) == result_char(p.result()));
+  CHECK(reference::result(r) == test::reference_result(p.result()));
 
   std::vector<std::string> ours;
   for (Move m : legal_moves(p)) ours.push_back(to_string(m));
@@ -115,7 +98,7 @@ void compare_deep(const Position& p, Coverage& seen) {
   INFO("position ", text, " (", test::rules_name(p.rules()), ")");
   reference::Position r;
   std::string error;
-  REQUIRE(reference::parse(text, to_reference(p.rules()), r, error));
+  REQUIRE(reference::parse(text, test::to_reference(p.rules()), r, error));
   for (int d = 4; d <= 6; ++d) {
     const Count ours = perft_count(p, d);
     if (ours > 150'000) break;
@@ -212,7 +195,7 @@ TEST_CASE("differential: blocked sides, and the games that follow their pass") {
       const test::Setup setup = test::random_setup(rng, rules, false, 2);
       reference::Position r;
       std::string error;
-      REQUIRE(reference::parse(setup.text(), to_reference(rules), r, error));
+      REQUIRE(reference::parse(setup.text(), test::to_reference(rules), r, error));
       if (reference::legal_moves(r) != std::vector<std::string>{"0000"}) continue;
       ++here;
       ++found;
@@ -275,7 +258,7 @@ TEST_CASE("differential: the two parsers accept and refuse the same mangled posi
       const auto ours = parse_position(text, rules);
       reference::Position r;
       std::string error;
-      const bool theirs = reference::parse(text, to_reference(rules), r, error);
+      const bool theirs = reference::parse(text, test::to_reference(rules), r, error);
       INFO("engine: ", (ours ? std::string("accepted") : ours.error().message), "; reference: ",
            (theirs ? std::string("accepted") : error));
       REQUIRE(ours.has_value() == theirs);
