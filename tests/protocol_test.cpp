@@ -177,7 +177,10 @@ TEST_CASE("protocol: a rejected position command leaves the previous position") 
       {"position start", "startpos"},
       {"position fen " + std::string(blocked_x) + " moves b1c1", "blocked"},
   };
-  for (const auto& [line, words] : bad) {
+  for (const auto& entry : bad) {
+    // Not a structured binding: CAPTURE captures it in a lambda, which clang before 16 refuses.
+    const std::string& line = entry.first;
+    const std::string& words = entry.second;
     CAPTURE(line);
     const auto out = s.send(line);
     REQUIRE(out.size() == 1);
