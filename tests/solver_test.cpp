@@ -20,10 +20,15 @@
 #include "moon/solve_search.hpp"
 #include "moon/solver.hpp"
 #include "machine_memory.hpp"
+#include "minimax.hpp"
 #include "random_positions.hpp"
 #include "symmetric_image.hpp"
 
 using namespace moon;
+using test::Minimax;
+using test::terminal_outcome;
+using test::Truth;
+using test::truth;
 
 namespace {
 
@@ -32,54 +37,6 @@ constexpr int scale = 4;  // the sanitizers make everything ~10x slower
 #else
 constexpr int scale = 1;
 #endif
-
-// The truth, by exhaustive minimax straight from the definitions: no table, no pruning, every
-// line played to the end of the game.
-struct Truth {
-  Outcome outcome;
-  int plies;
-};
-
-// The result of a game that is over, for the side to move: more counters wins.
-Outcome terminal_outcome(const Position& pos) {
-  const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
-  return us > them ? Outcome::win : us < them ? Outcome::loss : Outcome::draw;
-}
-
-struct Minimax {
-  std::uint64_t nodes = 0;
-  std::uint64_t budget = 0;  // give up (exceeded) after this many nodes
-
-  bool exceeded() const { return nodes > budget; }
-
-  Truth operator()(const Position& pos) {
-    ++nodes;
-    if (pos.is_over()) return {terminal_outcome(pos), 0};
-    // The mover wins if some move leaves the opponent lost (fastest such win); else draws if
-    // some move leaves a draw (the shortest drawing line); else loses (as late as it can).
-    bool win = false, draw = false;
-    int win_plies = 1 << 30, draw_plies = 1 << 30, loss_plies = 0;
-    for (Move m : legal_moves(pos)) {
-      const Truth t = (*this)(pos.after(m));
-      if (exceeded()) return {};
-      if (t.outcome == Outcome::loss) win = true, win_plies = std::min(win_plies, t.plies + 1);
-      if (t.outcome == Outcome::draw) draw = true, draw_plies = std::min(draw_plies, t.plies + 1);
-      if (t.outcome == Outcome::win) loss_plies = std::max(loss_plies, t.plies + 1);
-    }
-    if (win) return {Outcome::win, win_plies};
-    if (draw) return {Outcome::draw, draw_plies};
-    return {Outcome::loss, loss_plies};
-  }
-};
-
-// The truth about pos if exhaustive minimax finishes within `budget` nodes.
-std::optional<Truth> truth(const Position& pos, std::uint64_t budget) {
-  Minimax minimax;
-  minimax.budget = budget;
-  const Truth t = minimax(pos);
-  if (minimax.exceeded()) return std::nullopt;
-  return t;
-}
 
 Rules random_rules(std::mt19937_64& rng) {
   Rules rules;
