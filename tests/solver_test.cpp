@@ -25,7 +25,6 @@
 #include "symmetric_image.hpp"
 
 using namespace moon;
-using test::Minimax;
 using test::terminal_outcome;
 using test::Truth;
 using test::truth;

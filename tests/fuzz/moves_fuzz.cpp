@@ -73,9 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       require(!move.error().message.empty(), "a refusal without a message", where);
       continue;
     }
-    bool listed = false;
-    for (Move m : legal_moves(ours)) listed |= m == *move;
-    require(listed, "an accepted move is not among the legal moves", where);
+    require(legal_moves(ours).contains(*move), "an accepted move is not among the legal moves", where);
     const auto reread = parse_move(to_string(*move), ours);
     require(reread.has_value() && *reread == *move, "an accepted move's printed text does not read back to it",
             where + " -> " + to_string(*move));
