@@ -79,7 +79,7 @@ void compare(const Position& p, int depth, Coverage& seen) {
   switch (p.phase()) {
     case Phase::placement:
       ++seen.placement;
-      seen.last_placement += p.in_hand(x) + p.in_hand(o) == 1;
+      seen.last_placement += p.placements_left() == 1;
       break;
     case Phase::movement:
       ++seen.movement;

@@ -82,6 +82,10 @@ TEST_CASE("the start position: x places first, 24 squares, nothing over") {
   CHECK(start.side_to_move() == x);
   CHECK(start.in_hand(x) == 12);
   CHECK(start.in_hand(o) == 12);
+  CHECK(start.placements_left() == 24);
+  CHECK(start.after(Move::placement(parse_square("a1").value())).placements_left() == 23);
+  CHECK(pos("xo1xo/xxxox/xo1ox/ooxxx/oooox o 0 1 0 12").placements_left() == 1);
+  CHECK(pos("xooxo/xxxox/xo1ox/ooxxx/oooox x 0 0 0 13").placements_left() == 0);
   CHECK(start.phase() == Phase::placement);
   CHECK(legal_moves(start).size() == 24);
 }

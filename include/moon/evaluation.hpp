@@ -97,7 +97,7 @@ constexpr Score evaluate(const Position& pos, const EvalWeights& w = eval_weight
                                    popcount(detail::threats<V>(theirs, mine, open, 0).later));
     // c3 stays empty through placement, so the first move of the movement phase goes there
     // (placements alternate strictly: with an even number left, we make it).
-    const bool we_move_first = (pos.in_hand(x) + pos.in_hand(o)) % 2 == 0;
+    const bool we_move_first = pos.placements_left() % 2 == 0;
     const Bitboard first = we_move_first ? mine : theirs, second = we_move_first ? theirs : mine;
     const Bitboard centre_capture =
         (neighbours[centre] & first) ? captures_at<V::diagonal>(centre, first | square_bb(centre), second) : 0;

@@ -106,7 +106,7 @@ template <class V>
 std::uint64_t placement_two_plies(const Position& pos) {
   const Bitboard targets = placement_targets(pos);
   const auto n = std::uint64_t(popcount(targets));
-  if (pos.in_hand(x) + pos.in_hand(o) > 1) return n * (n - 1);  // every child places on one square fewer
+  if (pos.placements_left() > 1) return n * (n - 1);  // every child places on one square fewer
   // The last counter in hand: every child starts the movement phase, the other side to move.
   const Bitboard us = pos.pieces(pos.side_to_move()), them = pos.pieces(~pos.side_to_move());
   if (popcount(us) + 1 <= 1 || popcount(them) <= 1) return 0;

@@ -36,6 +36,7 @@ class Position {
   constexpr Bitboard empty() const { return all_squares & ~occupied(); }
   constexpr Color side_to_move() const { return side_; }
   constexpr int in_hand(Color c) const { return in_hand_[c]; }
+  constexpr int placements_left() const { return in_hand_[x] + in_hand_[o]; }  // 0 once moving
   constexpr int clock() const { return clock_; }
   constexpr int fullmove() const { return fullmove_; }
   constexpr const Rules& rules() const { return rules_; }

@@ -34,7 +34,7 @@ constexpr SolveValue terminal_value(const Position& pos) {
 // sooner), or, if fewer, the moves a side needs to capture all but one of the other's counters
 // (at most most_captured_* a move, on every other ply).
 constexpr int min_plies_to_decide(const Position& pos) {
-  const int placements = pos.in_hand(x) + pos.in_hand(o);
+  const int placements = pos.placements_left();
   const int most_captured = pos.rules().diagonal() ? most_captured_with_diagonals : most_captured_orthogonally;
   const auto counters = [&](Color c) { return pos.count(c) + pos.in_hand(c); };
   const auto knockout_plies = [&](Color loser) {
@@ -54,7 +54,7 @@ inline constexpr Bitboard centre_lines = ((rank_1 << 10) | (file_a << 2)) & ~squ
 // The fewest plies in which a game not yet over can end drawn. A capture leaves the capturer
 // with at least two counters, so it never ends a game drawn: only the clock does.
 constexpr int min_plies_to_draw(const Position& pos) {
-  if (pos.in_placement()) return pos.in_hand(x) + pos.in_hand(o);
+  if (pos.in_placement()) return pos.placements_left();
   return pos.rules().clock_limit - pos.clock();
 }
 
