@@ -1,7 +1,7 @@
-// Without libFuzzer (a gcc build, the default): runs a fuzz target once on every input file
-// named on the command line or found in a directory named there, as a regression test of the
-// corpus. Fails when there is no input at all, so that a test whose corpus went missing cannot
-// pass by doing nothing.
+// Without libFuzzer (every build but -DMOON_BUILD_FUZZERS=ON): runs a fuzz target once on every
+// input file named on the command line or found in a directory named there, as a regression test
+// of the corpus. Fails when there is no input at all, so that a test whose corpus went missing
+// cannot pass by doing nothing.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
