@@ -22,6 +22,7 @@
 #include "machine_memory.hpp"
 #include "minimax.hpp"
 #include "random_positions.hpp"
+#include "solve_directly.hpp"
 #include "symmetric_image.hpp"
 
 using namespace moon;
@@ -112,13 +113,9 @@ void clear_if_rules_change(SolveTable& table, const Rules& rules) {
 // Solves pos with SolveSearch on the given table.
 SolveResult core_solve(const Position& pos, SolveTable& table, bool distance = true) {
   clear_if_rules_change(table, pos.rules());
-  std::atomic<bool> stop{false};
-  SolveResult result;
-  with_variant(pos.rules(), [&](auto v) {
-    SolveSearch<decltype(v)> search(table, stop);
-    REQUIRE(search.solve(pos, distance, result));
-  });
-  return result;
+  const auto result = test::solve_directly(pos, table, distance);
+  REQUIRE(result.has_value());
+  return *result;
 }
 
 // The best move keeps the outcome, and (with distances) leads to the distance one ply shorter.

@@ -5,13 +5,12 @@
 // The solver must find minimax's outcome and distance with no table, with a 256-byte one (16
 // entries: nearly every store replaces another) and with a 1 MiB one, and a best move that keeps
 // both; asked for the outcome alone, the same outcome.
-#include <atomic>
 #include <string>
 
 #include "fuzz_input.hpp"
 #include "minimax.hpp"
 #include "moon/notation.hpp"
-#include "moon/solve_search.hpp"
+#include "solve_directly.hpp"
 
 using namespace moon;
 using moon::fuzz::require;
@@ -19,15 +18,9 @@ using moon::fuzz::require;
 namespace {
 
 SolveResult solve(const Position& pos, SolveTable& table, bool distance) {
-  const std::atomic<bool> stop{false};
-  SolveResult result;
-  bool finished = false;
-  with_variant(pos.rules(), [&](auto v) {
-    SolveSearch<decltype(v)> search(table, stop);
-    finished = search.solve(pos, distance, result);
-  });
-  require(finished, "a solve without a stop request did not finish", to_string(pos));
-  return result;
+  const auto result = test::solve_directly(pos, table, distance);
+  require(result.has_value(), "a solve without a stop request did not finish", to_string(pos));
+  return *result;
 }
 
 std::string describe(const Position& pos, const SolveResult& r, const test::Truth& t) {
