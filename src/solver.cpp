@@ -164,15 +164,19 @@ class Solver::Session {
   bool owner_ = false;
 };
 
-Expected<SolveResult> Solver::solve(const Position& pos) {
+Expected<SolveResult> Solver::solve(const Position& pos, std::stop_token stop_token) {
   Session session(*impl_);
   if (!session.started()) return Error{"a solve is already running on this solver"};
+  // Runs at once if the stop was requested before this solve began, else when it is; gone
+  // (waiting for a run in progress) before the session ends.
+  const std::stop_callback stop_on_request(stop_token, [this] { stop(); });
   return prove(pos);
 }
 
-Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos) {
+Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos, std::stop_token stop_token) {
   Session session(*impl_);
   if (!session.started()) return Error{"a solve is already running on this solver"};
+  const std::stop_callback stop_on_request(stop_token, [this] { stop(); });
   std::vector<MoveValue> values;
   if (pos.is_over()) return values;
   const MoveList moves = legal_moves(pos);

@@ -8,6 +8,7 @@
 #include <future>
 #include <optional>
 #include <random>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <utility>
@@ -508,6 +509,49 @@ TEST_CASE("stop() from another thread ends an infinite search, which keeps a leg
   s.stop();
   REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
   CHECK(future.get()->score_info == ScoreInfo{ScoreKind::win, 1});
+}
+
+TEST_CASE("a stop requested on the token ends a search, even before it begins" * doctest::test_suite("threads")) {
+  const Position pos = Position::start();
+  SearchLimits infinite;
+  infinite.infinite = true;
+  for (int threads : {1, 2}) {
+    Searcher s(SearchOptions{16, threads, {}});
+    // Requested before search() is called: it returns at once, with a legal move at depth 0.
+    std::stop_source early;
+    early.request_stop();
+    auto future = std::async(std::launch::async, [&] { return s.search(pos, infinite, {}, early.get_token()); });
+    const bool returned = future.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    CHECK(returned);
+    if (!returned) s.stop();  // rather than hang the suite
+    auto r = future.get();
+    REQUIRE(r.has_value());
+    CHECK(r->depth == 0);
+    CHECK(legal_moves(pos).contains(r->best));
+    CHECK_FALSE(s.is_searching());
+
+    // Requested from another thread while it runs: as stop().
+    std::stop_source later;
+    std::atomic<int> iterations{0};
+    future = std::async(std::launch::async, [&] {
+      return s.search(pos, infinite, [&](const SearchInfo&) { ++iterations; }, later.get_token());
+    });
+    while (iterations == 0) std::this_thread::yield();
+    later.request_stop();
+    REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+    r = future.get();
+    REQUIRE(r.has_value());
+    CHECK(r->depth >= 1);
+    CHECK(legal_moves(pos).contains(r->best));
+
+    // A token never requested changes nothing.
+    std::stop_source unused;
+    SearchLimits depth3;
+    depth3.depth = 3;
+    r = s.search(pos, depth3, {}, unused.get_token());
+    REQUIRE(r.has_value());
+    CHECK(r->depth == 3);
+  }
 }
 
 TEST_CASE("movetime and clock limits end the search with a legal move" * doctest::test_suite("threads")) {

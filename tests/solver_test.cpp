@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -786,10 +787,12 @@ TEST_CASE("Solver: a position that is over has distance 0 and no move" * doctest
 }
 
 // Runs call() (a solve or an analysis of something far out of reach) on another thread, checks
-// that it is still running after 50 ms, runs while_running() meanwhile, then stops the solver and
-// checks that the call returned promptly and the solver is idle. Returns the call's result.
-template <class Call, class WhileRunning = void (*)()>
-auto stopped_while_running(Solver& solver, Call call, WhileRunning while_running = [] {}) {
+// that it is still running after 50 ms, runs while_running() meanwhile, then stops the solver
+// (stop(solver): Solver::stop() unless given) and checks that the call returned promptly and the
+// solver is idle. Returns the call's result.
+template <class Call, class WhileRunning = void (*)(), class Stop = void (*)(Solver&)>
+auto stopped_while_running(Solver& solver, Call call, WhileRunning while_running = [] {},
+                           Stop stop = [](Solver& s) { s.stop(); }) {
   std::optional<decltype(call())> result;
   std::atomic<bool> returned{false};
   std::thread t([&] {
@@ -802,7 +805,7 @@ auto stopped_while_running(Solver& solver, Call call, WhileRunning while_running
   CHECK_FALSE(returned.load());
   while_running();
   const auto asked = std::chrono::steady_clock::now();
-  solver.stop();
+  stop(solver);
   t.join();
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count() < 10.0);  // generous
   CHECK_FALSE(solver.is_solving());
@@ -821,6 +824,55 @@ TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is i
     const auto pos = parse_position("xo3/5/5/5/3ox x 0 0 19 1");
     REQUIRE(pos.has_value());
     const auto again = solver.solve(*pos);
+    REQUIRE(again.has_value());
+    CHECK(again->outcome == Outcome::draw);
+    CHECK(again->plies == 1);
+  }
+}
+
+TEST_CASE("Solver: a stop requested on the token ends a solve or an analysis, even before it begins" *
+          doctest::test_suite("threads")) {
+  for (int threads : {1, 2}) {
+    Solver solver(SolveOptions{16, threads, true, {}});
+    std::stop_source early;
+    early.request_stop();
+    // Before: the start position is far out of reach, yet both return at once. (A stop that was
+    // lost fails the check, and Solver::stop() then ends the call instead of hanging the suite.)
+    const auto promptly = [&solver](auto call) {
+      std::optional<decltype(call())> result;
+      std::atomic<bool> returned{false};
+      std::thread t([&] {
+        auto value = call();  // (emplacing call() directly draws a false -Wfree-nonheap-object from g++ 12)
+        result.emplace(std::move(value));
+        returned = true;
+      });
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (!returned && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+      CHECK(returned.load());
+      while (!returned) solver.stop();
+      t.join();
+      return std::move(*result);
+    };
+    const auto solved = promptly([&] { return solver.solve(Position::start(), early.get_token()); });
+    REQUIRE_FALSE(solved.has_value());
+    CHECK(solved.error().message.find("stopped") != std::string::npos);
+    const auto analysed = promptly([&] { return solver.analyze(Position::start(), early.get_token()); });
+    REQUIRE_FALSE(analysed.has_value());
+    CHECK(analysed.error().message.find("stopped") != std::string::npos);
+    CHECK_FALSE(solver.is_solving());
+
+    // While it runs, from another thread.
+    std::stop_source later;
+    const auto result = stopped_while_running(
+        solver, [&] { return solver.solve(Position::start(), later.get_token()); }, [] {},
+        [&](Solver&) { later.request_stop(); });
+    CHECK_FALSE(result.has_value());
+
+    // A token never requested changes nothing; the earlier stops do not leak into this solve.
+    std::stop_source unused;
+    const auto pos = parse_position("xo3/5/5/5/3ox x 0 0 19 1");
+    REQUIRE(pos.has_value());
+    const auto again = solver.solve(*pos, unused.get_token());
     REQUIRE(again.has_value());
     CHECK(again->outcome == Outcome::draw);
     CHECK(again->plies == 1);

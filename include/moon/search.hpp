@@ -6,12 +6,16 @@
 // Searcher runs one search at a time: search() blocks the calling thread (helper threads of
 // Lazy SMP work inside it); stop() and is_searching() may be called from any other thread
 // while it runs. set_options() and clear() must not overlap a search of the same Searcher.
+// A caller that starts a search on another thread and may have to end it before it has begun
+// passes a std::stop_token: a stop requested on it at any time ends the search, or makes it
+// return at once.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <vector>
 
 #include "moon/evaluation.hpp"
@@ -94,13 +98,17 @@ class Searcher {
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
   void clear();                                        // forget the table and history (new game)
-  // Returns an error for invalid limits; a position that is over gets best = null move.
+  // Returns an error for invalid limits; a position that is over gets best = null move. A stop
+  // requested on `stop_token`, before the search starts or while it runs, ends it as stop()
+  // does (an infinite search included); one requested before it starts makes it return at
+  // once, with the best-ordered legal move at depth 0.
   Expected<SearchResult> search(const Position& pos, const SearchLimits& limits,
-                                std::function<void(const SearchInfo&)> on_iteration = {});
+                                std::function<void(const SearchInfo&)> on_iteration = {},
+                                std::stop_token stop_token = {});
   // From any thread: ends the running search within a few milliseconds (search() then returns
   // the best move of the deepest completed iteration). A stop() while no search runs is not
   // remembered: a caller that starts search() on another thread and may stop it at once
-  // should wait until is_searching() is true (or until search() has returned).
+  // should pass a std::stop_token to search() instead.
   void stop();
   bool is_searching() const;
 

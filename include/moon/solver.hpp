@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,17 +109,19 @@ class Solver {
   Expected<bool> set_options(SolveOptions options);
   void clear();  // forget the table (results stay exact either way: the table only speeds up)
 
-  // Proves the value of pos. Errors: stopped by stop() before the proof completed, called
-  // while another solve() of this solver is running, a proof whose lines are too long for the
-  // threads' stacks (see solve_thread_stack_bytes), or threads the system would not make.
-  Expected<SolveResult> solve(const Position& pos);
+  // Proves the value of pos. Errors: stopped by stop() or by a stop requested on `stop_token`
+  // (before the solve began or while it runs) before the proof completed, called while another
+  // solve() of this solver is running, a proof whose lines are too long for the threads'
+  // stacks (see solve_thread_stack_bytes), or threads the system would not make.
+  Expected<SolveResult> solve(const Position& pos, std::stop_token stop_token = {});
   // Proves the value of every legal move of pos, best first (wins fastest first, then draws
   // shortest first, then losses slowest first); empty if pos is over. Each move's position is
   // solved in turn on the same table; progress lines start with the move being proven ("move 3
-  // of 11, a3a4: ..."). Same errors as solve(); stop() ends it too.
-  Expected<std::vector<MoveValue>> analyze(const Position& pos);
+  // of 11, a3a4: ..."). Same errors as solve(); stop() and `stop_token` end it too.
+  Expected<std::vector<MoveValue>> analyze(const Position& pos, std::stop_token stop_token = {});
   // From any thread: a running solve() returns promptly with an error. Without a solve
-  // running it does nothing (the next solve() starts afresh).
+  // running it does nothing (the next solve() starts afresh): a caller that starts a solve on
+  // another thread and may have to end it before it has begun passes a std::stop_token.
   void stop();
   bool is_solving() const;
 

@@ -108,7 +108,8 @@ void Searcher::stop() {
 bool Searcher::is_searching() const { return impl_->searching.load(); }
 
 Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits& limits,
-                                        std::function<void(const SearchInfo&)> on_iteration) {
+                                        std::function<void(const SearchInfo&)> on_iteration,
+                                        std::stop_token stop_token) {
   if (auto ok = validate(limits); !ok) return ok.error();
   Impl& im = *impl_;
   search::SharedState& shared = im.shared;
@@ -123,6 +124,8 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     std::atomic<bool>& flag;
     ~Done() { flag.store(false); }
   } done{im.searching};
+  // Runs at once if the stop was requested before this search began, else when it is.
+  const std::stop_callback stop_on_request(stop_token, [this] { stop(); });
   shared.start = search::Clock::now();
 
   if (pos.is_over()) {
