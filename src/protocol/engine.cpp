@@ -167,15 +167,7 @@ void Engine::stop() {
     stop_requested_ = true;
   }
   wake_.notify_all();
-  // Searcher::stop() and Solver::stop() are not remembered while nothing runs, and the worker
-  // may not have started yet: repeat them until the worker is done.
-  std::unique_lock lock(wake_mutex_);
-  while (!worker_done_) {
-    searcher_.stop();
-    if (solver_) solver_->stop();
-    wake_.wait_for(lock, std::chrono::milliseconds(1), [&] { return worker_done_.load(); });
-  }
-  lock.unlock();
+  job_stop_.request_stop();
   worker_.join();
 }
 
@@ -322,11 +314,13 @@ void Engine::start_search(const GoCommand& go) {
 
   stop_requested_ = false;
   worker_done_ = false;
-  worker_ = std::thread([this, pos = position_, limits = *limits, fallback = legal[0]] {
+  job_stop_ = std::stop_source();
+  worker_ = std::thread([this, pos = position_, limits = *limits, fallback = legal[0], token = job_stop_.get_token()] {
     std::string last;
     Move best = fallback;
     try {
-      const auto result = searcher_.search(pos, limits, [this](const SearchInfo& info) { send(info_line(info)); });
+      const auto result =
+          searcher_.search(pos, limits, [this](const SearchInfo& info) { send(info_line(info)); }, token);
       if (!result) last = "info string error: " + result.error().message + "\n";
       else if (!result->best.is_null()) best = result->best;
     } catch (const std::exception& e) {
@@ -382,13 +376,14 @@ void Engine::start_solve(bool every_move) {
   }
   stop_requested_ = false;
   worker_done_ = false;
-  worker_ = std::thread([this, every_move, pos = position_] {
+  job_stop_ = std::stop_source();
+  worker_ = std::thread([this, every_move, pos = position_, token = job_stop_.get_token()] {
     std::string last;
     try {
       const auto result = [&]() -> Expected<SolveResult> {
-        if (!every_move || pos.is_over()) return solver_->solve(pos);
+        if (!every_move || pos.is_over()) return solver_->solve(pos, token);
         // The position's value is its best move's.
-        const auto values = solver_->analyze(pos);
+        const auto values = solver_->analyze(pos, token);
         if (!values) return values.error();
         for (const MoveValue& v : *values)
           last += "info solve move " + to_string(v.move) + " value " + std::string(to_string(v.outcome)) +

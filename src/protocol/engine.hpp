@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -80,6 +81,7 @@ class Engine {
   std::thread worker_;
   std::atomic<bool> worker_done_{true};
   std::atomic<bool> stop_requested_{false};
+  std::stop_source job_stop_;  // a fresh one per search or solve: `stop` ends it even before it begins
   std::mutex wake_mutex_;
   std::condition_variable wake_;  // stop requested, or worker done
 };
