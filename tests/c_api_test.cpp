@@ -354,6 +354,121 @@ TEST_CASE("C API: stop ends a search or a solve from another thread; the engine 
   CHECK(contains(message.c_str(), "stopped"));
 }
 
+namespace {
+
+struct SignalHandle {
+  moon_stop_signal* s = nullptr;
+  ~SignalHandle() { moon_stop_signal_free(s); }
+};
+
+// Runs call() on another thread and waits up to 30 s for it: a stop that was lost fails the
+// check, and the call is then ended with moon_engine_stop() instead of hanging the suite.
+template <class Call>
+void returns_promptly(moon_engine* engine, Call call) {
+  std::atomic<bool> done{false};
+  std::thread worker([&] {
+    call();
+    done = true;
+  });
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!done && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+  CHECK(done.load());
+  while (!done) {
+    moon_engine_stop(engine);
+    std::this_thread::sleep_for(1ms);
+  }
+  worker.join();
+}
+
+}  // namespace
+
+TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the call begins") {
+  EngineHandle engine;
+  moon_engine_options options = {4, 1, 4};
+  REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
+  PositionHandle start;  // far too deep to search or solve to the end
+  REQUIRE(moon_position_new(nullptr, &start.p) == MOON_OK);
+  moon_search_limits depth2 = {2, 0, 0, 0, 0};
+  moon_search_info result;
+
+  SignalHandle signal;
+  REQUIRE(moon_stop_signal_new(&signal.s) == MOON_OK);
+  int raised = -1;
+  REQUIRE(moon_stop_signal_is_raised(signal.s, &raised) == MOON_OK);
+  CHECK(raised == 0);
+  REQUIRE(moon_engine_set_stop_signal(engine.e, signal.s) == MOON_OK);
+  // Attached but not raised: nothing changes.
+  REQUIRE(moon_engine_search(engine.e, start.p, &depth2, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(result.depth == 2);
+
+  // Raised before the worker has begun: its search without limits, its solves, all return at once.
+  REQUIRE(moon_stop_signal_raise(signal.s) == MOON_OK);
+  REQUIRE(moon_stop_signal_is_raised(signal.s, &raised) == MOON_OK);
+  CHECK(raised == 1);
+  CHECK(moon_stop_signal_raise(signal.s) == MOON_OK);  // again: nothing more
+  moon_status searched = MOON_ERROR_INTERNAL, solved = MOON_OK, solved_moves = MOON_OK;
+  std::string message;
+  returns_promptly(engine.e, [&] {
+    searched = moon_engine_search(engine.e, start.p, nullptr, nullptr, nullptr, &result);
+    moon_solve_result value;
+    solved = moon_engine_solve(engine.e, start.p, &value);
+    message = moon_last_error();
+    moon_move_value values[MOON_MAX_MOVES];
+    std::size_t count = 0;
+    solved_moves = moon_engine_solve_moves(engine.e, start.p, nullptr, nullptr, values, MOON_MAX_MOVES, &count);
+  });
+  CHECK(searched == MOON_OK);
+  CHECK(result.depth == 0);
+  CHECK(std::strlen(result.best_move) == 2);  // a placement
+  CHECK(solved == MOON_ERROR_STOPPED);
+  CHECK(contains(message.c_str(), "moon_engine_solve: "));
+  CHECK(solved_moves == MOON_ERROR_STOPPED);
+
+  // Freed by the caller, the signal lives on for the engine, still raised; detached, it is gone.
+  moon_stop_signal_free(signal.s);
+  signal.s = nullptr;
+  REQUIRE(moon_engine_search(engine.e, start.p, &depth2, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(result.depth == 0);
+  REQUIRE(moon_engine_set_stop_signal(engine.e, nullptr) == MOON_OK);
+  REQUIRE(moon_engine_search(engine.e, start.p, &depth2, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(result.depth == 2);
+
+  // A fresh signal raised while the search runs, from another thread; one signal, two engines.
+  EngineHandle second;
+  REQUIRE(moon_engine_new(&options, &second.e) == MOON_OK);
+  SignalHandle fresh;
+  REQUIRE(moon_stop_signal_new(&fresh.s) == MOON_OK);
+  REQUIRE(moon_engine_set_stop_signal(engine.e, fresh.s) == MOON_OK);
+  REQUIRE(moon_engine_set_stop_signal(second.e, fresh.s) == MOON_OK);
+  std::atomic<bool> started{false};
+  const moon_search_callback note_start = [](const moon_search_info*, void* user) {
+    *static_cast<std::atomic<bool>*>(user) = true;
+  };
+  moon_status first = MOON_ERROR_INTERNAL, other = MOON_OK;
+  std::thread raiser([&] {
+    while (!started) std::this_thread::yield();
+    CHECK(moon_engine_set_stop_signal(engine.e, nullptr) == MOON_ERROR_BUSY);  // not while it searches
+    CHECK(moon_stop_signal_raise(fresh.s) == MOON_OK);
+  });
+  returns_promptly(engine.e, [&] {
+    first = moon_engine_search(engine.e, start.p, nullptr, note_start, &started, &result);  // no limit
+  });
+  raiser.join();
+  CHECK(first == MOON_OK);
+  CHECK(result.depth >= 1);
+  moon_solve_result value;
+  returns_promptly(second.e, [&] { other = moon_engine_solve(second.e, start.p, &value); });
+  CHECK(other == MOON_ERROR_STOPPED);
+
+  CHECK(moon_stop_signal_new(nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_stop_signal_raise(nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_stop_signal_is_raised(nullptr, &raised) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_stop_signal_is_raised(fresh.s, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_engine_set_stop_signal(nullptr, fresh.s) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(moon_last_error(), "moon_engine_set_stop_signal: engine is NULL"));
+  moon_stop_signal_free(nullptr);  // does nothing, as the other frees
+}
+
 TEST_CASE("C API: stop from the search's own callback") {
   EngineHandle engine;
   REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);

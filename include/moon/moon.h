@@ -23,9 +23,10 @@
  *   constants below are always large enough.
  *
  * Threads: distinct handles may be used from different threads at the same time. One handle
- * must not be used by two threads at once, with one exception: moon_engine_stop() may be
+ * must not be used by two threads at once, with two exceptions: moon_engine_stop() may be
  * called from any thread while another thread is inside moon_engine_search() or
- * moon_engine_solve() on the same engine. Positions are only read by a search, so one
+ * moon_engine_solve() on the same engine, and moon_stop_signal_raise() from any thread at any
+ * time. Positions are only read by a search, so one
  * position may be searched by several engines at once.
  */
 #ifndef MOON_MOON_H
@@ -53,7 +54,7 @@ typedef enum moon_status {
   MOON_ERROR_ILLEGAL_MOVE = 3,     /* well-formed move text that is not legal here */
   MOON_ERROR_BUFFER_TOO_SMALL = 4, /* an output buffer cannot hold the text */
   MOON_ERROR_BUSY = 5,             /* the engine is already searching or solving */
-  MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() ended a solve before its proof */
+  MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve before its proof */
   MOON_ERROR_OUT_OF_MEMORY = 7,
   MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */
 } moon_status;
@@ -184,7 +185,8 @@ typedef struct moon_engine_options {
 } moon_engine_options;
 
 /* Limits of one search; several may be given, the first reached ends it. A zero-initialised
- * struct has no limit: the search then runs to its maximum depth or until moon_engine_stop(). */
+ * struct has no limit: the search then runs to its maximum depth or until moon_engine_stop()
+ * (or a stop signal). */
 typedef struct moon_search_limits {
   int depth;            /* iterations, 1-100; 0: no limit */
   uint64_t nodes;       /* 0: no limit */
@@ -234,15 +236,15 @@ MOON_API void moon_engine_free(moon_engine* engine);
 /* Forgets the tables and history (a new game). MOON_ERROR_BUSY while it searches or solves. */
 MOON_API moon_status moon_engine_clear(moon_engine* engine);
 
-/* Searches the position, blocking until a limit is reached or moon_engine_stop() is called;
- * *out receives the best move of the deepest completed iteration. limits may be NULL (no
- * limit), callback may be NULL. A position that is over gives best_move "". */
+/* Searches the position, blocking until a limit is reached or it is stopped (moon_engine_stop()
+ * or a stop signal); *out receives the best move of the deepest completed iteration. limits
+ * may be NULL (no limit), callback may be NULL. A position that is over gives best_move "". */
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
                                         const moon_search_limits* limits, moon_search_callback callback,
                                         void* user_data, moon_search_info* out);
 
 /* Proves the value of the position, blocking until done; MOON_ERROR_STOPPED if
- * moon_engine_stop() ended it first. Deep positions (the start, for instance) can take very long. */
+ * moon_engine_stop() or a stop signal ended it first. Deep positions (the start, for instance) can take very long. */
 MOON_API moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out);
 
 /* Called at the start of a solve and then about once a second with a line of progress for people
@@ -269,14 +271,55 @@ typedef struct moon_move_value {
  * value is the position's own. *count receives the number of legal moves (0 when the game is
  * over); capacity MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
  * MOON_ERROR_BUFFER_TOO_SMALL (before any proof) with *count set to the number needed.
- * callback may be NULL; moon_engine_stop() ends it with MOON_ERROR_STOPPED. */
+ * callback may be NULL; moon_engine_stop() or a stop signal ends it with MOON_ERROR_STOPPED. */
 MOON_API moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* position,
                                              moon_solve_callback callback, void* user_data, moon_move_value* values,
                                              size_t capacity, size_t* count);
 
 /* From any thread: ends the search or solve running on this engine soon (within
- * milliseconds). Does nothing when none runs; a later search or solve is not affected. */
+ * milliseconds). Does nothing when none runs; a later search or solve is not affected. So a
+ * frontend that starts a search on a worker thread and stops it at once may stop it before the
+ * worker has begun the call, and the stop is lost: use a stop signal (below) for that. */
 MOON_API moon_status moon_engine_stop(moon_engine* engine);
+
+/* ---------------------------------------------------------------- stop signals */
+
+/* A stop that holds whenever it comes. Attach a fresh signal to the engine before handing the
+ * engine to a worker thread, then raise it from any thread to end the worker's search or solve,
+ * even one the worker has not begun yet:
+ *
+ *   moon_stop_signal* stop;
+ *   moon_stop_signal_new(&stop);
+ *   moon_engine_set_stop_signal(engine, stop);
+ *   ... start the worker (it calls moon_engine_search()) ...
+ *   moon_stop_signal_raise(stop);           the user pressed "stop"
+ *   ... join the worker ...
+ *   moon_engine_set_stop_signal(engine, NULL);
+ *   moon_stop_signal_free(stop);
+ *
+ * A raised signal stays raised: moon_engine_search() then returns at once (MOON_OK, the
+ * best-ordered legal move at depth 0, or the move of the deepest completed iteration if it was
+ * running), and moon_engine_solve(), moon_engine_solve_with_progress() and
+ * moon_engine_solve_moves() return MOON_ERROR_STOPPED (a proof that completes before it looks
+ * at the signal is returned). Every later call of an engine it is attached to stops so too:
+ * attach a new signal for the next search. One signal may be attached to several engines. */
+typedef struct moon_stop_signal moon_stop_signal;
+
+MOON_API moon_status moon_stop_signal_new(moon_stop_signal** out);
+
+/* The engines it is attached to keep watching it (the signal lives on for them); it must not be
+ * freed while another thread may raise it. */
+MOON_API void moon_stop_signal_free(moon_stop_signal* signal);
+
+/* From any thread; raising it again does nothing more. */
+MOON_API moon_status moon_stop_signal_raise(moon_stop_signal* signal);
+
+/* *raised receives 1 once the signal has been raised, else 0. */
+MOON_API moon_status moon_stop_signal_is_raised(const moon_stop_signal* signal, int* raised);
+
+/* The engine's searches and solves from now on watch signal as well as moon_engine_stop()
+ * (NULL: no signal, the default). MOON_ERROR_BUSY while the engine searches or solves. */
+MOON_API moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* signal);
 
 #ifdef __cplusplus
 }

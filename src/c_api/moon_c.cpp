@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -33,6 +34,10 @@ struct moon_position {
   moon::Position value;
 };
 
+struct moon_stop_signal {
+  std::stop_source source;  // shared with the engines it is attached to
+};
+
 struct moon_engine {
   // What the engine does: the low two bits are idle, searching or solving; the bits above
   // count the searches and solves begun, so that a stop never reaches a later one.
@@ -47,6 +52,7 @@ struct moon_engine {
   std::atomic<moon::Solver*> solver{nullptr};  // made by the first solve: its table is large
   std::atomic<std::uint64_t> state{idle};
   std::atomic<std::thread::id> runner{};       // the thread searching or solving
+  std::stop_source stop_signal{std::nostopstate};  // moon_engine_set_stop_signal(); none at first
 };
 
 namespace {
@@ -227,7 +233,7 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
     if (!position) return null_argument(function, "position");
     if (!out) return null_argument(function, "out");
     return run_solver(function, *engine, callback, user_data, [&](Solver& solver) {
-      const auto result = solver.solve(position->value);
+      const auto result = solver.solve(position->value, engine->stop_signal.get_token());
       if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
       moon_solve_result r{};
       r.outcome = to_outcome(result->outcome);
@@ -484,7 +490,7 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
     };
     Run run(*engine, moon_engine::searching);
     if (!run.acquired()) return busy("moon_engine_search");
-    const auto result = engine->searcher.search(position->value, l, report);
+    const auto result = engine->searcher.search(position->value, l, report, engine->stop_signal.get_token());
     if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: " + result.error().message);
     *out = to_info(*result);
     return MOON_OK;
@@ -516,7 +522,7 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
                                                    " moves do not fit a capacity of " + std::to_string(capacity));
     }
     return run_solver(function, *engine, callback, user_data, [&](Solver& solver) {
-      const auto result = solver.analyze(position->value);
+      const auto result = solver.analyze(position->value, engine->stop_signal.get_token());
       if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
       for (std::size_t i = 0; i < result->size(); ++i) {
         moon_move_value v{};
@@ -528,6 +534,43 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
       *count = result->size();
       return MOON_OK;
     });
+  });
+}
+
+moon_status moon_stop_signal_new(moon_stop_signal** out) {
+  return guarded([&] {
+    if (!out) return null_argument("moon_stop_signal_new", "out");
+    *out = new moon_stop_signal{};
+    return MOON_OK;
+  });
+}
+
+void moon_stop_signal_free(moon_stop_signal* signal) { delete signal; }
+
+moon_status moon_stop_signal_raise(moon_stop_signal* signal) {
+  return guarded([&] {
+    if (!signal) return null_argument("moon_stop_signal_raise", "signal");
+    signal->source.request_stop();  // runs the stops of the calls watching it, on this thread
+    return MOON_OK;
+  });
+}
+
+moon_status moon_stop_signal_is_raised(const moon_stop_signal* signal, int* raised) {
+  return guarded([&] {
+    if (!signal) return null_argument("moon_stop_signal_is_raised", "signal");
+    if (!raised) return null_argument("moon_stop_signal_is_raised", "raised");
+    *raised = signal->source.stop_requested() ? 1 : 0;
+    return MOON_OK;
+  });
+}
+
+moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* signal) {
+  return guarded([&] {
+    if (!engine) return null_argument("moon_engine_set_stop_signal", "engine");
+    Run run(*engine, moon_engine::searching);
+    if (!run.acquired()) return busy("moon_engine_set_stop_signal");
+    engine->stop_signal = signal ? signal->source : std::stop_source(std::nostopstate);
+    return MOON_OK;
   });
 }
 

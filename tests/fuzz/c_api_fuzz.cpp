@@ -9,7 +9,7 @@
 // is NUL-terminated within its buffer; a listed move plays. Searches end by a limit or by the
 // callback's stop after its first iteration; solves by the progress callback's stop at its
 // first call, or by themselves on positions of four counters or fewer with a clock limit of at
-// most 20. Hash sizes are kept to a few MiB (or refused ones) so the fuzzer stays fast.
+// most 20; both at once when a raised stop signal is attached to the engine. Hash sizes are kept to a few MiB (or refused ones) so the fuzzer stays fast.
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -99,11 +99,48 @@ void stop_on_progress(const char* text, void* engine) {
 struct Handles {
   std::array<moon_position*, 2> positions{};
   moon_engine* engine = nullptr;
+  moon_stop_signal* signal = nullptr;  // freed before or after the engine it is attached to: either is fine
   ~Handles() {
     for (moon_position* p : positions) moon_position_free(p);
+    moon_stop_signal_free(signal);
     moon_engine_free(engine);
   }
 };
+
+// The stop signal's calls, one chosen by a byte (no other thread runs here, so none is busy).
+void signal_call(Handles& h, moon::fuzz::FuzzInput& in, bool null_engine, bool null_signal) {
+  moon_stop_signal* signal = null_signal ? nullptr : h.signal;
+  switch (in.byte() % 4) {
+    case 0: {
+      moon_stop_signal* made = nullptr;
+      const moon_status s = moon_stop_signal_new(null_engine ? nullptr : &made);
+      check_status(s, "moon_stop_signal_new");
+      require((s == MOON_OK) == (made != nullptr), "moon_stop_signal_new: a signal iff OK");
+      if (made) moon_stop_signal_free(h.signal), h.signal = made;
+      break;
+    }
+    case 1: {
+      const moon_status s = moon_stop_signal_raise(signal);
+      check_status(s, "moon_stop_signal_raise");
+      require((s == MOON_OK) == (signal != nullptr), "moon_stop_signal_raise: OK iff a signal");
+      break;
+    }
+    case 2: {  // attach, or detach with NULL
+      moon_engine* engine = null_engine ? nullptr : h.engine;
+      const moon_status s = moon_engine_set_stop_signal(engine, signal);
+      check_status(s, "moon_engine_set_stop_signal");
+      require((s == MOON_OK) == (engine != nullptr), "moon_engine_set_stop_signal: OK iff an engine");
+      break;
+    }
+    case 3: {
+      int raised = 7;
+      const moon_status s = moon_stop_signal_is_raised(signal, null_engine ? nullptr : &raised);
+      check_status(s, "moon_stop_signal_is_raised");
+      require(s == MOON_OK ? raised == 0 || raised == 1 : raised == 7, "moon_stop_signal_is_raised: a wrong answer");
+      break;
+    }
+  }
+}
 
 bool small_enough_to_solve(const moon_position* position) {
   moon_position_info info;
@@ -307,6 +344,10 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
       break;
     }
     case 14:
+      if (flags & 16) {
+        signal_call(h, in, null_out, null_other);
+        break;
+      }
       check_status(moon_engine_clear(null_out ? nullptr : h.engine), "moon_engine_clear");
       check_status(moon_engine_stop(null_other ? nullptr : h.engine), "moon_engine_stop");
       break;
