@@ -26,8 +26,8 @@
  * must not be used by two threads at once, with two exceptions: moon_engine_stop() may be
  * called from any thread while another thread is inside moon_engine_search() or
  * moon_engine_solve() on the same engine, and moon_stop_signal_raise() from any thread at any
- * time. Positions are only read by a search, so one
- * position may be searched by several engines at once.
+ * time. Positions are only read by a search, so one position may be searched by several
+ * engines at once.
  */
 #ifndef MOON_MOON_H
 #define MOON_MOON_H
@@ -54,7 +54,7 @@ typedef enum moon_status {
   MOON_ERROR_ILLEGAL_MOVE = 3,     /* well-formed move text that is not legal here */
   MOON_ERROR_BUFFER_TOO_SMALL = 4, /* an output buffer cannot hold the text */
   MOON_ERROR_BUSY = 5,             /* the engine is already searching or solving */
-  MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve before its proof */
+  MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve early */
   MOON_ERROR_OUT_OF_MEMORY = 7,
   MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */
 } moon_status;
@@ -244,7 +244,8 @@ MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position
                                         void* user_data, moon_search_info* out);
 
 /* Proves the value of the position, blocking until done; MOON_ERROR_STOPPED if
- * moon_engine_stop() or a stop signal ended it first. Deep positions (the start, for instance) can take very long. */
+ * moon_engine_stop() or a stop signal ended it first. Deep positions (the start, for instance)
+ * can take very long. */
 MOON_API moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out);
 
 /* Called at the start of a solve and then about once a second with a line of progress for people

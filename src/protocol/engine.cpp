@@ -1,7 +1,6 @@
 #include "protocol/engine.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <exception>
 #include <optional>
 
