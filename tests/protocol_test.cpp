@@ -390,7 +390,8 @@ TEST_CASE("protocol: stop at once after go still gives one bestmove") {
       const auto out = s.take();
       REQUIRE(!out.empty());
       CHECK(out.back().rfind("bestmove ", 0) == 0);
-      CHECK(std::count_if(out.begin(), out.end(), [](const std::string& l) { return l.rfind("bestmove", 0) == 0; }) == 1);
+      const auto is_bestmove = [](const std::string& line) { return line.rfind("bestmove", 0) == 0; };
+      CHECK(std::count_if(out.begin(), out.end(), is_bestmove) == 1);
     }
   }
 }
