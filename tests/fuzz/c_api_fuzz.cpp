@@ -28,7 +28,8 @@ constexpr unsigned char untouched = 0x5a;
 
 void check_status(moon_status status, const char* function) {
   require(status >= MOON_OK && status <= MOON_ERROR_INTERNAL, "an unknown status", function);
-  require(status != MOON_ERROR_INTERNAL, "MOON_ERROR_INTERNAL", std::string(function) + ": " + moon_last_error());
+  require(status != MOON_ERROR_INTERNAL, "MOON_ERROR_INTERNAL",
+          [&] { return std::string(function) + ": " + moon_last_error(); });
   if (status != MOON_OK) {
     const char* message = moon_last_error();
     require(message && *message, "a failure without a message", function);

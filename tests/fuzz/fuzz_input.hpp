@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace moon::fuzz {
 
@@ -64,6 +65,14 @@ class FuzzInput {
 
 inline void require(bool holds, std::string_view what, std::string_view detail = {}) {
   if (!holds) fail(what, detail);
+}
+
+// The same, with the detail made only when the invariant is broken: a string built for every
+// check would cost more than many of the checks.
+template <class MakeDetail>
+  requires std::is_invocable_r_v<std::string, MakeDetail>
+void require(bool holds, std::string_view what, MakeDetail&& make_detail) {
+  if (!holds) fail(what, make_detail());
 }
 
 }  // namespace moon::fuzz

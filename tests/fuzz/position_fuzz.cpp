@@ -33,20 +33,19 @@ void compare_moves(const Position& ours, const reference::Position& theirs, cons
 
   for (Move m : legal_moves(ours)) {
     const std::string text = to_string(m);
+    const auto detail = [&] { return where + " " + text; };  // made only if a check fails
     const auto read = parse_move(text, ours);
-    require(read.has_value() && *read == m, "a legal move's text does not read back to it", where + " " + text);
+    require(read.has_value() && *read == m, "a legal move's text does not read back to it", detail);
     Position next = ours;
     const Bitboard captured = next.play(m);
-    require(squares_text(captured) == reference::captures(theirs, text), "captures differ from the reference's",
-            where + " " + text);
+    require(squares_text(captured) == reference::captures(theirs, text), "captures differ from the reference's", detail);
     reference::Position their_next = theirs;
-    require(reference::play(their_next, text), "the reference refuses a legal move", where + " " + text);
-    require(to_string(next) == reference::to_string(their_next), "the position after a move differs",
-            where + " " + text);
+    require(reference::play(their_next, text), "the reference refuses a legal move", detail);
+    require(to_string(next) == reference::to_string(their_next), "the position after a move differs", detail);
   }
   for (int depth = 1; depth <= 2; ++depth)
     require(to_string(perft_count(ours, depth)) == std::to_string(reference::perft(theirs, depth)),
-            "perft differs from the reference's", where + " depth " + std::to_string(depth));
+            "perft differs from the reference's", [&] { return where + " depth " + std::to_string(depth); });
 }
 
 }  // namespace
@@ -66,20 +65,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string their_error;
   const bool they_accept = reference::parse(text, test::to_reference(*rules), theirs, their_error);
   const std::string where = "'" + text + "' (limit " + std::to_string(rules->clock_limit) + ")";
-  require(ours.has_value() == they_accept, "the engine and the reference disagree on accepting a position string",
-          where + ": engine " + (ours ? std::string("accepts") : "refuses: " + ours.error().message) + "; reference " +
-              (they_accept ? std::string("accepts") : "refuses: " + their_error));
+  require(ours.has_value() == they_accept, "the engine and the reference disagree on accepting a position string", [&] {
+    return where + ": engine " + (ours ? std::string("accepts") : "refuses: " + ours.error().message) + "; reference " +
+           (they_accept ? std::string("accepts") : "refuses: " + their_error);
+  });
   if (!ours) {
     require(!ours.error().message.empty(), "a refusal without a message", where);
     return 0;
   }
 
   const std::string printed = to_string(*ours);
-  require(printed == reference::to_string(theirs), "the printed form differs from the reference's",
-          where + " -> " + printed);
+  const auto with_printed = [&] { return where + " -> " + printed; };
+  require(printed == reference::to_string(theirs), "the printed form differs from the reference's", with_printed);
   const auto reread = parse_position(printed, *rules);
   require(reread.has_value() && *reread == *ours, "the printed form does not read back to the same position",
-          where + " -> " + printed);
+          with_printed);
   require(ours->is_over() == reference::is_over(theirs), "game over differs from the reference", where);
   require(test::reference_result(ours->result()) == reference::result(theirs), "the result differs from the reference's", where);
   compare_moves(*ours, theirs, where);
