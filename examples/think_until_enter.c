@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
     goto done;
   }
   /* A fresh signal for this search, attached while the engine is still this thread's alone. */
-  if ((status = moon_stop_signal_new(&stop)) != MOON_OK || (status = moon_engine_set_stop_signal(engine, stop)) != MOON_OK) {
+  if ((status = moon_stop_signal_new(&stop)) != MOON_OK ||
+      (status = moon_engine_set_stop_signal(engine, stop)) != MOON_OK) {
     exit_status = report("making the stop signal", status);
     goto done;
   }

@@ -1,7 +1,7 @@
 // Fuzz target: the C API (include/moon/moon.h) as a C caller may misuse it. Input: a program of
 // up to 64 calls, each a byte choosing the function and bytes for its arguments: two position
-// slots and one engine, NULL pointers, sizes and capacities too small or wrong, numbers out of
-// range, rule structs with any values, move and position text of any bytes.
+// slots, one engine and one stop signal, NULL pointers, sizes and capacities too small or wrong,
+// numbers out of range, rule structs with any values, move and position text of any bytes.
 //
 // Checked, as moon.h promises: every status is a known one and never MOON_ERROR_INTERNAL; a
 // failure comes with a message, writes no output (an empty string into a buffer too small,
@@ -9,7 +9,8 @@
 // is NUL-terminated within its buffer; a listed move plays. Searches end by a limit or by the
 // callback's stop after its first iteration; solves by the progress callback's stop at its
 // first call, or by themselves on positions of four counters or fewer with a clock limit of at
-// most 20; both at once when a raised stop signal is attached to the engine. Hash sizes are kept to a few MiB (or refused ones) so the fuzzer stays fast.
+// most 20; both at once when a raised stop signal is attached to the engine. Hash sizes are
+// kept to a few MiB (or refused ones) so the fuzzer stays fast.
 #include <array>
 #include <cstdint>
 #include <cstring>
