@@ -87,13 +87,13 @@ std::string rules_text(const Rules& rules) {
          std::to_string(rules.clock_limit);
 }
 
-// Perft below `pos`, giving up (nullopt) once `stop` is set. Subtrees of a few plies are
+// Perft below `pos`, giving up (nullopt) once a stop is requested. Subtrees of a few plies are
 // counted by the library's bulk-counting recursion between checks.
 template <class V>
-std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::atomic<bool>& stop) {
+std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::stop_token& stop) {
   constexpr int unchecked_depth = 4;
   if (depth <= unchecked_depth) return perft_count<V>(pos, depth);
-  if (stop.load(std::memory_order_relaxed)) return std::nullopt;
+  if (stop.stop_requested()) return std::nullopt;
   MoveList list;
   generate_moves<V>(pos, list);
   Count nodes = 0;
@@ -105,7 +105,7 @@ std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::
   return nodes;
 }
 
-std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::atomic<bool>& stop) {
+std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::stop_token& stop) {
   return with_variant(pos.rules(), [&](auto v) { return stoppable_perft<decltype(v)>(pos, depth, stop); });
 }
 
@@ -161,13 +161,14 @@ bool Engine::busy() {
 
 void Engine::stop() {
   if (!worker_.joinable()) return;
-  {
-    std::lock_guard lock(wake_mutex_);
-    stop_requested_ = true;
-  }
-  wake_.notify_all();
-  job_stop_.request_stop();
+  job_stop_.request_stop();  // wakes an infinite search's wait too
   worker_.join();
+}
+
+std::stop_token Engine::new_job() {
+  worker_done_ = false;
+  job_stop_ = std::stop_source();
+  return job_stop_.get_token();
 }
 
 void Engine::wait() {
@@ -311,10 +312,7 @@ void Engine::start_search(const GoCommand& go) {
   if (legal.size() == 1 && go.timed())  // forced: spend no time on it
     return send("info string the only legal move\nbestmove " + to_string(legal[0]) + "\n");
 
-  stop_requested_ = false;
-  worker_done_ = false;
-  job_stop_ = std::stop_source();
-  worker_ = std::thread([this, pos = position_, limits = *limits, fallback = legal[0], token = job_stop_.get_token()] {
+  worker_ = std::thread([this, pos = position_, limits = *limits, fallback = legal[0], token = new_job()] {
     std::string last;
     Move best = fallback;
     try {
@@ -327,22 +325,20 @@ void Engine::start_search(const GoCommand& go) {
     }
     if (limits.infinite) {  // `bestmove` only after `stop`, even when the search ended sooner
       std::unique_lock lock(wake_mutex_);
-      wake_.wait(lock, [&] { return stop_requested_.load(); });
+      wake_.wait(lock, token, [] { return false; });  // returns once the stop is requested
     }
     finish(last + "bestmove " + to_string(best) + "\n");
   });
 }
 
 void Engine::start_perft(int depth) {
-  stop_requested_ = false;
-  worker_done_ = false;
-  worker_ = std::thread([this, pos = position_, depth] {
+  worker_ = std::thread([this, pos = position_, depth, token = new_job()] {
     if (depth == 0) return finish("Nodes searched: 1\n");
     try {
       const MoveList root = legal_moves(pos);
       Count total = 0;
       for (std::size_t i = 0; i < root.size(); ++i) {
-        const auto nodes = stoppable_perft(pos.after(root[i]), depth - 1, stop_requested_);
+        const auto nodes = stoppable_perft(pos.after(root[i]), depth - 1, token);
         if (!nodes)
           return finish("info string perft stopped after " + std::to_string(i) + " of " +
                         std::to_string(root.size()) + " root moves\n");
@@ -373,10 +369,7 @@ void Engine::start_solve(bool every_move) {
   } else if (const auto ok = solver_->set_options(solver_options(options_)); !ok) {
     return send_error("go solve: " + ok.error().message);
   }
-  stop_requested_ = false;
-  worker_done_ = false;
-  job_stop_ = std::stop_source();
-  worker_ = std::thread([this, every_move, pos = position_, token = job_stop_.get_token()] {
+  worker_ = std::thread([this, every_move, pos = position_, token = new_job()] {
     std::string last;
     try {
       const auto result = [&]() -> Expected<SolveResult> {

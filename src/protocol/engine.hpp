@@ -64,6 +64,7 @@ class Engine {
   void position(Words args);
   void go(Words args);
   void display(Words args);
+  std::stop_token new_job();  // before a worker starts: not done, a fresh stop source
   void start_search(const GoCommand& go);
   void start_perft(int depth);
   void start_solve(bool every_move);
@@ -80,10 +81,9 @@ class Engine {
 
   std::thread worker_;
   std::atomic<bool> worker_done_{true};
-  std::atomic<bool> stop_requested_{false};
-  std::stop_source job_stop_;  // a fresh one per search or solve: `stop` ends it even before it begins
+  std::stop_source job_stop_;  // a fresh one per job (new_job()): `stop` ends it even before it begins
   std::mutex wake_mutex_;
-  std::condition_variable wake_;  // stop requested, or worker done
+  std::condition_variable_any wake_;  // the worker done; an infinite search's wait for its stop
 };
 
 }  // namespace moon::protocol
