@@ -11,6 +11,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -786,6 +787,33 @@ TEST_CASE("Solver: a position that is over has distance 0 and no move" * doctest
   CHECK(r->best.is_null());
 }
 
+// call() (a solve or an analysis) running on a thread of its own.
+template <class Call>
+class OnThread {
+ public:
+  explicit OnThread(Call call)
+      : thread_([this, call] {
+          auto value = call();  // (emplacing call() directly draws a false -Wfree-nonheap-object from g++ 12)
+          result_.emplace(std::move(value));
+          returned_ = true;
+        }) {}
+  ~OnThread() {
+    if (thread_.joinable()) thread_.join();
+  }
+  bool returned() const { return returned_; }
+  // Waits for the call and gives its result.
+  auto result() {
+    thread_.join();
+    REQUIRE(result_.has_value());
+    return std::move(*result_);
+  }
+
+ private:
+  std::optional<std::invoke_result_t<Call&>> result_;
+  std::atomic<bool> returned_{false};
+  std::thread thread_;  // last: it starts once the others are made
+};
+
 // Runs call() (a solve or an analysis of something far out of reach) on another thread, checks
 // that it is still running after 50 ms, runs while_running() meanwhile, then stops the solver
 // (stop(solver): Solver::stop() unless given) and checks that the call returned promptly and the
@@ -793,24 +821,17 @@ TEST_CASE("Solver: a position that is over has distance 0 and no move" * doctest
 template <class Call, class WhileRunning = void (*)(), class Stop = void (*)(Solver&)>
 auto stopped_while_running(Solver& solver, Call call, WhileRunning while_running = [] {},
                            Stop stop = [](Solver& s) { s.stop(); }) {
-  std::optional<decltype(call())> result;
-  std::atomic<bool> returned{false};
-  std::thread t([&] {
-    auto value = call();
-    result.emplace(std::move(value));
-    returned = true;
-  });
-  while (!solver.is_solving() && !returned) std::this_thread::yield();
+  OnThread running(call);
+  while (!solver.is_solving() && !running.returned()) std::this_thread::yield();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  CHECK_FALSE(returned.load());
+  CHECK_FALSE(running.returned());
   while_running();
   const auto asked = std::chrono::steady_clock::now();
   stop(solver);
-  t.join();
+  auto result = running.result();
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count() < 10.0);  // generous
   CHECK_FALSE(solver.is_solving());
-  REQUIRE(result.has_value());
-  return std::move(*result);
+  return result;
 }
 
 TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is ignored" *
@@ -839,19 +860,12 @@ TEST_CASE("Solver: a stop requested on the token ends a solve or an analysis, ev
     // Before: the start position is far out of reach, yet both return at once. (A stop that was
     // lost fails the check, and Solver::stop() then ends the call instead of hanging the suite.)
     const auto promptly = [&solver](auto call) {
-      std::optional<decltype(call())> result;
-      std::atomic<bool> returned{false};
-      std::thread t([&] {
-        auto value = call();  // (emplacing call() directly draws a false -Wfree-nonheap-object from g++ 12)
-        result.emplace(std::move(value));
-        returned = true;
-      });
+      OnThread running(call);
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-      while (!returned && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-      CHECK(returned.load());
-      while (!returned) solver.stop();
-      t.join();
-      return std::move(*result);
+      while (!running.returned() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+      CHECK(running.returned());
+      while (!running.returned()) solver.stop();
+      return running.result();
     };
     const auto solved = promptly([&] { return solver.solve(Position::start(), early.get_token()); });
     REQUIRE_FALSE(solved.has_value());
