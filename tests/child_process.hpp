@@ -1,5 +1,6 @@
 // A program run with pipes on its standard input and output, read line by line with timeouts
-// (POSIX): the tests talk to the real `moon protocol` through it.
+// (POSIX): the tests talk to the real `moon protocol` through it, and press Ctrl-C on the
+// commands that run long.
 #pragma once
 
 #include <poll.h>
@@ -20,7 +21,8 @@ class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit ChildProcess(const std::vector<std::string>& argv) {
+  // With `with_stderr`, standard error comes through the same pipe as standard output.
+  explicit ChildProcess(const std::vector<std::string>& argv, bool with_stderr = false) {
     signal(SIGPIPE, SIG_IGN);  // writing to a child that has ended must fail, not kill the tests
     int in[2], out[2];
     if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
@@ -29,6 +31,7 @@ class ChildProcess {
     if (pid_ == 0) {
       dup2(in[0], STDIN_FILENO);
       dup2(out[1], STDOUT_FILENO);
+      if (with_stderr) dup2(out[1], STDERR_FILENO);
       for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
       std::vector<char*> args;
       for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -64,6 +67,9 @@ class ChildProcess {
     return true;
   }
   bool send(std::string_view line) { return write(std::string(line) + "\n"); }
+
+  // Ctrl-C: SIGINT to the program.
+  void interrupt() { kill(pid_, SIGINT); }
 
   void close_input() {
     if (to_child_ >= 0) close(to_child_);

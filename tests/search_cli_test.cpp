@@ -10,6 +10,7 @@
 
 #include "cli/elo.hpp"
 #include "moon/movegen.hpp"
+#include "child_process.hpp"
 #include "moon/notation.hpp"
 #include "run_moon.hpp"
 
@@ -247,6 +248,67 @@ TEST_CASE("threads in the program: match --concurrency, solve --threads and anal
   const std::string last = lines(analyzed.out).back();
   REQUIRE(last.rfind("bestmove ", 0) == 0);
   CHECK(parse_move(last.substr(9), *parse_position(fen)).has_value());
+}
+
+namespace {
+
+bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+// Runs `moon <args>` until it prints a line starting with `ready`, presses Ctrl-C, and returns
+// every line it printed (standard output and error) up to one starting with `last`.
+std::vector<std::string> interrupted_run(const std::vector<std::string>& args, const std::string& ready,
+                                         const std::string& last, std::optional<int>& status) {
+  std::vector<std::string> argv{MOON_PROGRAM};
+  argv.insert(argv.end(), args.begin(), args.end());
+  test::ChildProcess program(argv, true);
+  using std::chrono::seconds;
+  std::vector<std::string> out = program.read_until([&](const std::string& line) { return starts_with(line, ready); }, seconds(60));
+  REQUIRE(!out.empty());
+  REQUIRE(starts_with(out.back(), ready));
+  program.interrupt();
+  for (const std::string& line : program.read_until([&](const std::string& l) { return starts_with(l, last); }, seconds(60)))
+    out.push_back(line);
+  status = program.wait(std::chrono::seconds(30));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Ctrl-C stops analyze, solve and match: what they have, then exit status 130") {
+  const auto has_line = [](const std::vector<std::string>& out, const std::string& text) {
+    return std::find(out.begin(), out.end(), text) != out.end();
+  };
+  std::optional<int> status;
+  SUBCASE("analyze: the best move of the iterations completed") {
+    // 100 plies from the start: far beyond what it could finish.
+    const auto out = interrupted_run({"analyze", "--depth", "100"}, "depth ", "bestmove ", status);
+    CHECK(has_line(out, "moon analyze: interrupted, stopping (Ctrl-C again to quit at once)"));
+    REQUIRE(starts_with(out.back(), "bestmove "));
+    CHECK(parse_move(out.back().substr(9), Position::start()).has_value());
+  }
+  SUBCASE("solve: nothing proven") {
+    const auto out = interrupted_run({"solve"}, "solve: ", "moon solve: the solve", status);
+    CHECK(has_line(out, "moon solve: interrupted, stopping (Ctrl-C again to quit at once)"));
+    CHECK(out.back() == "moon solve: the solve was stopped before the proof was complete");
+    CHECK(std::none_of(out.begin(), out.end(), [](const std::string& line) { return starts_with(line, "value "); }));
+  }
+  SUBCASE("solve --moves: nothing proven") {
+    const auto out = interrupted_run({"solve", "--moves"}, "solve: ", "moon solve: the analysis", status);
+    CHECK(out.back() == "moon solve: the analysis was stopped before every move was proven");
+    CHECK(std::none_of(out.begin(), out.end(), [](const std::string& line) { return starts_with(line, "move "); }));
+  }
+  SUBCASE("match: the games finished") {
+    const auto out =
+        interrupted_run({"match", "--games", "1000", "--movetime", "10"}, "game 1/1000 ", "Elo difference", status);
+    CHECK(has_line(out, "moon match: interrupted, stopping (Ctrl-C again to quit at once)"));
+    const auto games = std::count_if(out.begin(), out.end(), [](const std::string& line) { return starts_with(line, "game "); });
+    CHECK(games < 1000);
+    CHECK(has_line(out, "Interrupted: " + std::to_string(games) + " of 1000 games finished"));
+    CHECK(std::any_of(out.begin(), out.end(),
+                      [&](const std::string& line) { return starts_with(line, "Games: " + std::to_string(games) + "  A wins "); }));
+    CHECK(starts_with(out.back(), "Elo difference (A - B): "));
+  }
+  CHECK(status == 130);
 }
 
 TEST_CASE("Elo estimate of a match result") {

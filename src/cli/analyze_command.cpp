@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
 #include "moon/notation.hpp"
 #include "moon/search.hpp"
@@ -20,6 +21,8 @@ constexpr std::string_view help =
     "where S is 'cp N' (heuristic, centi-counters, side to move's view), 'win N' / 'loss N'\n"
     "(proven: the game ends in N plies) or 'draw' (proven). The last line is 'bestmove MOVE'\n"
     "('bestmove none' when the game is over). Without a limit it searches for 1000 ms.\n"
+    "Ctrl-C stops the search: the bestmove line comes from the iterations completed, and the\n"
+    "exit status is 130. A second Ctrl-C quits at once.\n"
     "\n"
     "Options:\n";
 
@@ -52,17 +55,19 @@ int analyze_command(Args args) {
   if (!pos) return usage_error(name, pos.error().message);
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
+  const InterruptWatch interrupt(name);
   Searcher searcher(options);
   // The constructor falls back to a small table; set_options() says why the size was refused.
   if (const auto ok = searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
-  const auto result = searcher.search(*pos, limits, [](const SearchInfo& info) { std::cout << info_line(info) << std::endl; });
+  const auto print = [](const SearchInfo& info) { std::cout << info_line(info) << std::endl; };
+  const auto result = searcher.search(*pos, limits, print, interrupt.token());
   if (!result) return usage_error(name, result.error().message);
   if (result->best.is_null()) {
     std::cout << "game over: " << to_string(pos->result()) << "\nbestmove none\n";
     return 0;
   }
-  std::cout << "bestmove " << to_string(result->best) << "\n";
-  return 0;
+  std::cout << "bestmove " << to_string(result->best) << std::endl;
+  return interrupt.interrupted() ? interrupted_status : 0;
 }
 
 }  // namespace moon::cli

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -11,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/elo.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
 #include "moon/memory.hpp"
 #include "moon/movegen.hpp"
@@ -29,6 +31,8 @@ constexpr std::string_view help =
     "with an Elo estimate and its 95% error margin. Each opening (random legal moves for the\n"
     "first plies, from a seeded generator) is played twice, A taking x once and o once. Both\n"
     "engines get the same limit per move; each has its own table, cleared before each game.\n"
+    "Ctrl-C ends the match early: the games being played are dropped, the report covers the\n"
+    "games finished, and the exit status is 130. A second Ctrl-C quits at once.\n"
     "\n"
     "Options:\n"
     "  --a SETTINGS       engine A (default full)\n"
@@ -86,7 +90,8 @@ std::vector<Move> make_opening(const MatchSetup& s, int pair) {
   return moves;
 }
 
-GameRecord play_game(const MatchSetup& s, int game, Searcher& a, Searcher& b) {
+// The game's record; nullopt if `stop` was requested before it ended.
+std::optional<GameRecord> play_game(const MatchSetup& s, int game, Searcher& a, Searcher& b, std::stop_token stop) {
   GameRecord rec;
   rec.a_colour = game % 2 == 0 ? x : o;
   Position pos = s.start;
@@ -99,7 +104,8 @@ GameRecord play_game(const MatchSetup& s, int game, Searcher& a, Searcher& b) {
   b.clear();
   while (!pos.is_over()) {
     Searcher& mover = pos.side_to_move() == rec.a_colour ? a : b;
-    const auto r = mover.search(pos, s.limits);
+    const auto r = mover.search(pos, s.limits, {}, stop);
+    if (stop.stop_requested()) return std::nullopt;
     pos.play(r ? r->best : legal_moves(pos)[0]);
     ++rec.plies;
   }
@@ -203,7 +209,7 @@ int match_command(Args args) {
     return usage_error(name, std::to_string(tables) + " engines (2 per concurrent game) with --hash " +
                                  std::to_string(setup.options.hash_mb) + ": " + fits.error().message);
 
-  std::vector<GameRecord> records(std::size_t(games), GameRecord{});
+  const InterruptWatch interrupt(name);
   std::atomic<std::int64_t> next{0};
   std::mutex output;
   int wins = 0, draws = 0, losses = 0;
@@ -215,7 +221,9 @@ int match_command(Args args) {
     ob.evaluation = setup.b.weights;
     Searcher engine_a(oa), engine_b(ob);
     for (std::int64_t g; (g = next.fetch_add(1)) < games;) {
-      GameRecord rec = play_game(setup, int(g), engine_a, engine_b);
+      const std::optional<GameRecord> played = play_game(setup, int(g), engine_a, engine_b, interrupt.token());
+      if (!played) return;
+      const GameRecord& rec = *played;
       const std::lock_guard lock(output);
       wins += rec.a_points2 == 2;
       draws += rec.a_points2 == 1;
@@ -225,7 +233,6 @@ int match_command(Args args) {
                   << to_string(rec.a_colour) << ": " << to_string(rec.result) << " " << rec.x_count << "-"
                   << rec.o_count << " in " << rec.plies << " plies  (A +" << wins << " =" << draws << " -" << losses
                   << ")" << std::endl;
-      records[std::size_t(g)] = std::move(rec);
     }
   };
   std::vector<std::thread> threads;
@@ -233,15 +240,22 @@ int match_command(Args args) {
   run();
   for (std::thread& t : threads) t.join();
 
+  const int finished = wins + draws + losses;
+  if (interrupt.interrupted())
+    std::cout << "Interrupted: " << finished << " of " << games << " games finished\n";
   const EloEstimate e = estimate_elo(wins, draws, losses);
   char score[16];
   std::snprintf(score, sizeof score, "%.3f", e.score);
   std::cout << "A = " << setup.a.text << ", B = " << setup.b.text << "\n"
-            << "Games: " << games << "  A wins " << wins << ", draws " << draws << ", A losses " << losses
-            << "  (score " << score << ")\n"
-            << "Elo difference (A - B): " << format_elo(e.elo) << " +/- "
-            << (std::isinf(e.margin) ? std::string("inf") : format_elo(e.margin).substr(1)) << " (95%)\n";
-  return 0;
+            << "Games: " << finished << "  A wins " << wins << ", draws " << draws << ", A losses " << losses;
+  if (finished == 0) {
+    std::cout << "\nElo difference (A - B): unknown (no game finished)" << std::endl;
+  } else {
+    std::cout << "  (score " << score << ")\n"
+              << "Elo difference (A - B): " << format_elo(e.elo) << " +/- "
+              << (std::isinf(e.margin) ? std::string("inf") : format_elo(e.margin).substr(1)) << " (95%)" << std::endl;
+  }
+  return interrupt.interrupted() ? interrupted_status : 0;
 }
 
 }  // namespace moon::cli

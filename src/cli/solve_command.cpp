@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "moon/notation.hpp"
 #include "moon/solver.hpp"
 
@@ -27,7 +28,8 @@ constexpr std::string_view help =
     "Progress goes to standard error while the solver works (and, for a table of 256 MiB or\n"
     "more, a line while it is made: every page is written then, about 2 s a GiB). Positions deep\n"
     "in the game solve in moments; positions early in the movement phase or in placement may be\n"
-    "out of reach.\n"
+    "out of reach. Ctrl-C stops the solve (nothing is proven then; exit status 130); a second\n"
+    "Ctrl-C quits at once.\n"
     "\n"
     "Options:\n"
     "  --hash MB          transposition table size in MiB (default 64; 0: none; at most the\n"
@@ -85,6 +87,7 @@ int solve_command(Args args) {
     position.play(*m);
   }
 
+  const InterruptWatch interrupt(name);
   if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
   // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
   auto solver = Solver::create(options, true);
@@ -92,17 +95,18 @@ int solve_command(Args args) {
   // With --moves the position's value is the best move's (none if the game is over: then solve()).
   std::vector<MoveValue> move_values;
   if (every_move) {
-    auto analysis = (*solver)->analyze(position);
+    auto analysis = (*solver)->analyze(position, interrupt.token());
     if (!analysis) {
       std::cerr << "moon solve: " << analysis.error().message << "\n";
-      return 1;
+      return interrupt.interrupted() ? interrupted_status : 1;
     }
     move_values = std::move(analysis).value();
   }
-  const auto result = move_values.empty() ? (*solver)->solve(position) : Expected<SolveResult>(result_of(move_values));
+  const auto result = move_values.empty() ? (*solver)->solve(position, interrupt.token())
+                                          : Expected<SolveResult>(result_of(move_values));
   if (!result) {
     std::cerr << "moon solve: " << result.error().message << "\n";
-    return 1;
+    return interrupt.interrupted() ? interrupted_status : 1;
   }
   const auto distance = [](int plies) { return plies >= 0 ? std::to_string(plies) : std::string("unknown"); };
   std::cout << "value " << to_string(result->outcome) << "\n"

@@ -1,0 +1,52 @@
+#include "cli/interrupt.hpp"
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <iostream>
+
+namespace moon::cli {
+
+namespace {
+
+// All a signal handler may touch: a lock-free atomic. Requesting the stop (which may take
+// locks and run callbacks) is the watcher thread's job.
+std::atomic<bool> signalled{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+struct sigaction before;  // the handling InterruptWatch replaced
+
+extern "C" void on_interrupt(int) { signalled.store(true); }
+
+}  // namespace
+
+InterruptWatch::InterruptWatch(std::string_view command)
+    : command_(command), watcher_([this](std::stop_token end) { watch(end); }) {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  // SA_RESETHAND: once handled, SIGINT is back to its default, so a second Ctrl-C kills.
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigaction(SIGINT, &action, &before);
+}
+
+InterruptWatch::~InterruptWatch() {
+  sigaction(SIGINT, &before, nullptr);
+  watcher_.request_stop();
+  watcher_.join();
+  signalled.store(false);  // for the next watch
+}
+
+// A handler cannot wake a condition variable, so the watcher looks at the flag every 20 ms
+// (nothing for a person's key press; a thread asleep the rest of the time).
+void InterruptWatch::watch(std::stop_token end) {
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_for(lock, end, std::chrono::milliseconds(20), [] { return signalled.load(); })) {
+    if (end.stop_requested()) return;
+  }
+  std::cerr << "moon " << command_ << ": interrupted, stopping (Ctrl-C again to quit at once)" << std::endl;
+  stop_.request_stop();
+}
+
+}  // namespace moon::cli

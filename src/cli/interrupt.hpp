@@ -1,0 +1,40 @@
+// Ctrl-C as a stop request for the commands that run long (analyze, solve, match): the first
+// one stops the work, which then prints what it has (the best move so far, the games played),
+// where the default would kill the program mid-line; a second one kills it as usual.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <thread>
+
+namespace moon::cli {
+
+// Exit status of a command stopped by Ctrl-C, as a shell reports a program killed by SIGINT.
+inline constexpr int interrupted_status = 130;
+
+// While it lives, SIGINT requests stop on token() and writes "moon <command>: interrupted, ..."
+// to standard error. One at a time in a process (the signal's handling is process-wide).
+class InterruptWatch {
+ public:
+  explicit InterruptWatch(std::string_view command);
+  ~InterruptWatch();  // the handling before it, back
+  InterruptWatch(const InterruptWatch&) = delete;
+  InterruptWatch& operator=(const InterruptWatch&) = delete;
+
+  std::stop_token token() const { return stop_.get_token(); }
+  bool interrupted() const { return stop_.stop_requested(); }
+
+ private:
+  void watch(std::stop_token end);
+
+  std::string command_;
+  std::stop_source stop_;
+  std::mutex mutex_;
+  std::condition_variable_any wake_;
+  std::jthread watcher_;  // last: it starts once the rest is made
+};
+
+}  // namespace moon::cli
