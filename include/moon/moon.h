@@ -278,9 +278,12 @@ MOON_API moon_status moon_engine_solve_moves(moon_engine* engine, const moon_pos
                                              size_t capacity, size_t* count);
 
 /* From any thread: ends the search or solve running on this engine soon (within
- * milliseconds). Does nothing when none runs; a later search or solve is not affected. So a
- * frontend that starts a search on a worker thread and stops it at once may stop it before the
- * worker has begun the call, and the stop is lost: use a stop signal (below) for that. */
+ * milliseconds); returns at once, without waiting for it. A call that has begun is always
+ * reached, even before its search proper has started (a solve's first call, for instance, still
+ * making the solver's table). Does nothing when none runs; a later search or solve is not
+ * affected. So a frontend that starts a search on a worker thread and stops it at once may stop
+ * it before the worker has begun the call, and the stop is lost: use a stop signal (below) for
+ * that. */
 MOON_API moon_status moon_engine_stop(moon_engine* engine);
 
 /* ---------------------------------------------------------------- stop signals */

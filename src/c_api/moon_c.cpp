@@ -3,18 +3,17 @@
 #include "moon/moon.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -39,20 +38,19 @@ struct moon_stop_signal {
 };
 
 struct moon_engine {
-  // What the engine does: the low two bits are idle, searching or solving; the bits above
-  // count the searches and solves begun, so that a stop never reaches a later one.
-  static constexpr std::uint64_t idle = 0, searching = 1, solving = 2, activity_bits = 3;
-
   explicit moon_engine(const moon::SearchOptions& search, const moon::SolveOptions& solve)
       : searcher(search), solve_options(solve) {}
-  ~moon_engine() { delete solver.load(); }
 
   moon::Searcher searcher;
   moon::SolveOptions solve_options;
-  std::atomic<moon::Solver*> solver{nullptr};  // made by the first solve: its table is large
-  std::atomic<std::uint64_t> state{idle};
-  std::atomic<std::thread::id> runner{};       // the thread searching or solving
+  std::unique_ptr<moon::Solver> solver;  // made by the first solve (its table is large); only under a Run
   std::stop_source stop_signal{std::nostopstate};  // moon_engine_set_stop_signal(); none at first
+  // Whether a call runs (a search, solve, clear or set_stop_signal; see Run), and that call's
+  // own stop source: moon_engine_stop() requests it, so a stop reaches the call that runs and
+  // never a later one, and none is lost between the call's start and its search's.
+  std::mutex call_mutex;
+  bool call_running = false;
+  std::stop_source call_stop{std::nostopstate};
 };
 
 namespace {
@@ -169,31 +167,45 @@ moon_search_info to_info(const SearchResult& in) {
   return info;
 }
 
-// Marks the engine busy with one search or solve; idle again when it goes out of scope.
+// Marks the engine busy with one call (MOON_ERROR_BUSY for another meanwhile) and gives the
+// call a stop token of its own, requested by moon_engine_stop() or by the attached stop signal;
+// idle again when it goes out of scope.
 class Run {
  public:
-  Run(moon_engine& engine, std::uint64_t activity) : engine_(engine) {
-    std::uint64_t current = engine.state.load();
-    do {
-      if ((current & moon_engine::activity_bits) != moon_engine::idle) return;
-      mine_ = ((current >> 2) + 1) << 2 | activity;
-    } while (!engine.state.compare_exchange_weak(current, mine_));
+  explicit Run(moon_engine& engine) : engine_(engine) {
+    {
+      const std::lock_guard lock(engine.call_mutex);
+      if (engine.call_running) return;
+      engine.call_running = true;
+      engine.call_stop = std::stop_source();
+    }
     acquired_ = true;
-    engine.runner = std::this_thread::get_id();
+    // While this call runs, only moon_engine_stop() reads call_stop (under the mutex) besides
+    // this thread; a signal raised already stops the call at once.
+    stop_ = engine.call_stop.get_token();
+    signal_.emplace(engine.stop_signal.get_token(), RequestStop{engine.call_stop});
   }
   ~Run() {
     if (!acquired_) return;
-    engine_.runner = std::thread::id{};
-    engine_.state = mine_ & ~moon_engine::activity_bits;
+    signal_.reset();  // waits for a raise running it on another thread
+    const std::lock_guard lock(engine_.call_mutex);
+    engine_.call_running = false;
+    engine_.call_stop = std::stop_source(std::nostopstate);
   }
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
   bool acquired() const { return acquired_; }
+  std::stop_token stop_token() const { return stop_; }
 
  private:
+  struct RequestStop {
+    std::stop_source source;
+    void operator()() { source.request_stop(); }
+  };
   moon_engine& engine_;
-  std::uint64_t mine_ = 0;
   bool acquired_ = false;
+  std::stop_token stop_;
+  std::optional<std::stop_callback<RequestStop>> signal_;
 };
 
 moon_status busy(const char* function) {
@@ -204,26 +216,24 @@ moon_outcome to_outcome(Outcome outcome) {
   return outcome == Outcome::win ? MOON_OUTCOME_WIN : outcome == Outcome::loss ? MOON_OUTCOME_LOSS : MOON_OUTCOME_DRAW;
 }
 
-// Runs body(solver) with the engine marked solving and its solver ready (made by the first
-// solve: its table is large), the callback set for this call only (none: no reports), so that
-// none outlives its call.
+// Runs body(solver, stop) with the engine busy (stop: the call's token, see Run), its solver
+// ready (made by the first solve: its table is large) and the callback set for this call only
+// (none: no reports), so that none outlives its call.
 template <class Body>
 moon_status run_solver(const char* function, moon_engine& engine, moon_solve_callback callback, void* user_data,
                        Body body) {
-  Run run(engine, moon_engine::solving);
+  Run run(engine);
   if (!run.acquired()) return busy(function);
   SolveOptions options = engine.solve_options;
   if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
-  Solver* solver = engine.solver.load();
-  if (!solver) {
+  if (!engine.solver) {
     auto made = Solver::create(options);
     if (!made) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + made.error().message);
-    solver = std::move(made).value().release();
-    engine.solver = solver;
-  } else if (const auto ok = solver->set_options(options); !ok) {  // the same size: only the callback changes
+    engine.solver = std::move(made).value();
+  } else if (const auto ok = engine.solver->set_options(options); !ok) {  // the same size: only the callback changes
     return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);
   }
-  return body(*solver);
+  return body(*engine.solver, run.stop_token());
 }
 
 moon_status solve(const char* function, moon_engine* engine, const moon_position* position,
@@ -232,8 +242,8 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
     if (!engine) return null_argument(function, "engine");
     if (!position) return null_argument(function, "position");
     if (!out) return null_argument(function, "out");
-    return run_solver(function, *engine, callback, user_data, [&](Solver& solver) {
-      const auto result = solver.solve(position->value, engine->stop_signal.get_token());
+    return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
+      const auto result = solver.solve(position->value, stop);
       if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
       moon_solve_result r{};
       r.outcome = to_outcome(result->outcome);
@@ -457,10 +467,10 @@ void moon_engine_free(moon_engine* engine) { delete engine; }
 moon_status moon_engine_clear(moon_engine* engine) {
   return guarded([&] {
     if (!engine) return null_argument("moon_engine_clear", "engine");
-    Run run(*engine, moon_engine::searching);
+    Run run(*engine);
     if (!run.acquired()) return busy("moon_engine_clear");
     engine->searcher.clear();
-    if (Solver* solver = engine->solver.load()) solver->clear();
+    if (engine->solver) engine->solver->clear();
     return MOON_OK;
   });
 }
@@ -488,9 +498,9 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
       const moon_search_info c = to_info(info);
       callback(&c, user_data);
     };
-    Run run(*engine, moon_engine::searching);
+    Run run(*engine);
     if (!run.acquired()) return busy("moon_engine_search");
-    const auto result = engine->searcher.search(position->value, l, report, engine->stop_signal.get_token());
+    const auto result = engine->searcher.search(position->value, l, report, run.stop_token());
     if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: " + result.error().message);
     *out = to_info(*result);
     return MOON_OK;
@@ -521,8 +531,8 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
       return fail(MOON_ERROR_BUFFER_TOO_SMALL, std::string(function) + ": " + std::to_string(needed) +
                                                    " moves do not fit a capacity of " + std::to_string(capacity));
     }
-    return run_solver(function, *engine, callback, user_data, [&](Solver& solver) {
-      const auto result = solver.analyze(position->value, engine->stop_signal.get_token());
+    return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
+      const auto result = solver.analyze(position->value, stop);
       if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
       for (std::size_t i = 0; i < result->size(); ++i) {
         moon_move_value v{};
@@ -567,7 +577,7 @@ moon_status moon_stop_signal_is_raised(const moon_stop_signal* signal, int* rais
 moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* signal) {
   return guarded([&] {
     if (!engine) return null_argument("moon_engine_set_stop_signal", "engine");
-    Run run(*engine, moon_engine::searching);
+    Run run(*engine);
     if (!run.acquired()) return busy("moon_engine_set_stop_signal");
     engine->stop_signal = signal ? signal->source : std::stop_source(std::nostopstate);
     return MOON_OK;
@@ -577,30 +587,13 @@ moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* s
 moon_status moon_engine_stop(moon_engine* engine) {
   return guarded([&] {
     if (!engine) return null_argument("moon_engine_stop", "engine");
-    const std::uint64_t run = engine->state;
-    const auto running = [&] { return engine->state == run; };
-    if ((run & moon_engine::activity_bits) == moon_engine::searching) {
-      if (engine->runner.load() == std::this_thread::get_id()) {  // from the search's own callback
-        engine->searcher.stop();
-        return MOON_OK;
-      }
-      // Searcher::stop() is not remembered by a search that has not quite started yet:
-      // repeat it until this search has ended (a few milliseconds).
-      while (running()) {
-        if (engine->searcher.is_searching()) engine->searcher.stop();
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-      }
-    } else if ((run & moon_engine::activity_bits) == moon_engine::solving) {
-      // Solver::stop() only acts on a solve that has started; once started, it is final.
-      while (running()) {
-        Solver* solver = engine->solver.load();
-        if (solver && solver->is_solving()) {
-          solver->stop();
-          break;
-        }
-        std::this_thread::yield();
-      }
+    std::stop_source call{std::nostopstate};
+    {
+      const std::lock_guard lock(engine->call_mutex);
+      call = engine->call_stop;  // no stop state when no call runs
     }
+    // Outside the lock: this runs the call's Searcher::stop() or Solver::stop(), on this thread.
+    call.request_stop();
     return MOON_OK;
   });
 }
