@@ -254,6 +254,10 @@ namespace {
 
 bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
+bool has_line_starting(const std::vector<std::string>& lines, const std::string& prefix) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) { return starts_with(line, prefix); });
+}
+
 // Runs `moon <args>` until it prints a line starting with `ready`, presses Ctrl-C, and returns
 // every line it printed (standard output and error) up to one starting with `last`.
 std::vector<std::string> interrupted_run(const std::vector<std::string>& args, const std::string& ready,
@@ -262,12 +266,14 @@ std::vector<std::string> interrupted_run(const std::vector<std::string>& args, c
   argv.insert(argv.end(), args.begin(), args.end());
   test::ChildProcess program(argv, true);
   using std::chrono::seconds;
-  std::vector<std::string> out = program.read_until([&](const std::string& line) { return starts_with(line, ready); }, seconds(60));
+  const auto starting = [](const std::string& prefix) {
+    return [prefix](const std::string& line) { return starts_with(line, prefix); };
+  };
+  std::vector<std::string> out = program.read_until(starting(ready), seconds(60));
   REQUIRE(!out.empty());
   REQUIRE(starts_with(out.back(), ready));
   program.interrupt();
-  for (const std::string& line : program.read_until([&](const std::string& l) { return starts_with(l, last); }, seconds(60)))
-    out.push_back(line);
+  for (const std::string& line : program.read_until(starting(last), seconds(60))) out.push_back(line);
   status = program.wait(std::chrono::seconds(30));
   return out;
 }
@@ -290,22 +296,22 @@ TEST_CASE("Ctrl-C stops analyze, solve and match: what they have, then exit stat
     const auto out = interrupted_run({"solve"}, "solve: ", "moon solve: the solve", status);
     CHECK(has_line(out, "moon solve: interrupted, stopping (Ctrl-C again to quit at once)"));
     CHECK(out.back() == "moon solve: the solve was stopped before the proof was complete");
-    CHECK(std::none_of(out.begin(), out.end(), [](const std::string& line) { return starts_with(line, "value "); }));
+    CHECK_FALSE(has_line_starting(out, "value "));
   }
   SUBCASE("solve --moves: nothing proven") {
     const auto out = interrupted_run({"solve", "--moves"}, "solve: ", "moon solve: the analysis", status);
     CHECK(out.back() == "moon solve: the analysis was stopped before every move was proven");
-    CHECK(std::none_of(out.begin(), out.end(), [](const std::string& line) { return starts_with(line, "move "); }));
+    CHECK_FALSE(has_line_starting(out, "move "));
   }
   SUBCASE("match: the games finished") {
     const auto out =
         interrupted_run({"match", "--games", "1000", "--movetime", "10"}, "game 1/1000 ", "Elo difference", status);
     CHECK(has_line(out, "moon match: interrupted, stopping (Ctrl-C again to quit at once)"));
-    const auto games = std::count_if(out.begin(), out.end(), [](const std::string& line) { return starts_with(line, "game "); });
+    const auto is_game = [](const std::string& line) { return starts_with(line, "game "); };
+    const auto games = std::count_if(out.begin(), out.end(), is_game);
     CHECK(games < 1000);
     CHECK(has_line(out, "Interrupted: " + std::to_string(games) + " of 1000 games finished"));
-    CHECK(std::any_of(out.begin(), out.end(),
-                      [&](const std::string& line) { return starts_with(line, "Games: " + std::to_string(games) + "  A wins "); }));
+    CHECK(has_line_starting(out, "Games: " + std::to_string(games) + "  A wins "));
     CHECK(starts_with(out.back(), "Elo difference (A - B): "));
   }
   CHECK(status == 130);

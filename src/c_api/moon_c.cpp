@@ -173,17 +173,17 @@ moon_search_info to_info(const SearchResult& in) {
 class Run {
  public:
   explicit Run(moon_engine& engine) : engine_(engine) {
+    std::stop_source call;
     {
       const std::lock_guard lock(engine.call_mutex);
       if (engine.call_running) return;
       engine.call_running = true;
-      engine.call_stop = std::stop_source();
+      engine.call_stop = call;
     }
     acquired_ = true;
-    // While this call runs, only moon_engine_stop() reads call_stop (under the mutex) besides
-    // this thread; a signal raised already stops the call at once.
-    stop_ = engine.call_stop.get_token();
-    signal_.emplace(engine.stop_signal.get_token(), RequestStop{engine.call_stop});
+    stop_ = call.get_token();
+    // Outside the lock: a signal raised already requests the call's stop here and now.
+    signal_.emplace(engine.stop_signal.get_token(), RequestStop{call});
   }
   ~Run() {
     if (!acquired_) return;
@@ -230,7 +230,7 @@ moon_status run_solver(const char* function, moon_engine& engine, moon_solve_cal
     auto made = Solver::create(options);
     if (!made) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + made.error().message);
     engine.solver = std::move(made).value();
-  } else if (const auto ok = engine.solver->set_options(options); !ok) {  // the same size: only the callback changes
+  } else if (const auto ok = engine.solver->set_options(options); !ok) {  // same size: the callback changes
     return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);
   }
   return body(*engine.solver, run.stop_token());

@@ -15,7 +15,7 @@ namespace {
 std::atomic<bool> signalled{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
-struct sigaction before;  // the handling InterruptWatch replaced
+struct sigaction replaced;  // SIGINT's handling before the InterruptWatch
 
 extern "C" void on_interrupt(int) { signalled.store(true); }
 
@@ -28,11 +28,11 @@ InterruptWatch::InterruptWatch(std::string_view command)
   sigemptyset(&action.sa_mask);
   // SA_RESETHAND: once handled, SIGINT is back to its default, so a second Ctrl-C kills.
   action.sa_flags = SA_RESETHAND | SA_RESTART;
-  sigaction(SIGINT, &action, &before);
+  sigaction(SIGINT, &action, &replaced);
 }
 
 InterruptWatch::~InterruptWatch() {
-  sigaction(SIGINT, &before, nullptr);
+  sigaction(SIGINT, &replaced, nullptr);
   watcher_.request_stop();
   watcher_.join();
   signalled.store(false);  // for the next watch
