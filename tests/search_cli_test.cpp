@@ -68,9 +68,10 @@ TEST_CASE("moon bench: the same node signature on every run") {
 }
 
 TEST_CASE("moon play: scripted input, illegal input explained, undo, the result at the end") {
-  const Run r = run_moon("play --depth 2", "zz\nb4\nundo\nc2\nquit\n");
+  const Run r = run_moon("play --depth 2", "zz\nc3\nb4\nundo\nc2\nquit\n");
   CHECK(r.status == 0);
-  CHECK(contains(r.out, "illegal: "));
+  CHECK(contains(r.out, "> 'zz' is not a move: 'zz' is not a square (a1 to e5); 'moves' lists the legal ones\n"));
+  CHECK(contains(r.out, "> 'c3' is illegal: no counter may be placed on c3; 'moves' lists the legal ones\n"));
   CHECK(contains(r.out, "you play b4"));
   CHECK(contains(r.out, "moon plays "));
   CHECK(contains(r.out, "move taken back"));

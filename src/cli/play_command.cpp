@@ -163,7 +163,8 @@ int play_command(Args args) {
     }
     const auto move = parse_move(input == "pass" ? "0000" : input, g.pos);
     if (!move) {
-      std::cout << "illegal: " << move.error().message << "\n";
+      // The message names the input and says why ("'c3' is illegal: no counter may be placed on c3").
+      std::cout << move.error().message << "; 'moves' lists the legal ones\n";
       continue;
     }
     g.history.push_back(g.pos);
