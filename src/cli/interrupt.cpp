@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <iostream>
+#include <string>
 
 namespace moon::cli {
 
@@ -45,7 +46,9 @@ void InterruptWatch::watch(std::stop_token end) {
   while (!wake_.wait_for(lock, end, std::chrono::milliseconds(20), [] { return signalled.load(); })) {
     if (end.stop_requested()) return;
   }
-  std::cerr << "moon " << command_ << ": interrupted, stopping (Ctrl-C again to quit at once)" << std::endl;
+  // One write, so that the line cannot interleave with the command's output on a shared pipe.
+  const std::string notice = "moon " + command_ + ": interrupted, stopping (Ctrl-C again to quit at once)\n";
+  std::cerr << notice << std::flush;
   stop_.request_stop();
 }
 
