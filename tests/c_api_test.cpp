@@ -354,45 +354,6 @@ TEST_CASE("C API: stop ends a search or a solve from another thread; the engine 
   CHECK(contains(message.c_str(), "stopped"));
 }
 
-TEST_CASE("C API: one moon_engine_stop() reaches a call that has only just begun") {
-  PositionHandle pos;
-  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);  // far too deep to finish unstopped
-  // The main thread learns that the worker's call has begun when moon_engine_clear() is refused
-  // as busy, and stops it then, once. A solve on a new engine makes its solver's 64 MiB table
-  // first, within the call, so the stop mostly comes before the solve proper has begun. (A clear
-  // that gets in before the call makes it busy: the worker tries again.)
-  int lost = 0;
-  for (int round = 0; round < 20; ++round) {
-    const bool solve = round % 2 == 1;
-    EngineHandle engine;
-    moon_engine_options options = {4, 1, 64};
-    REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
-    std::atomic<bool> done{false};
-    moon_status status = MOON_ERROR_INTERNAL;
-    std::thread worker([&] {
-      moon_search_info searched;
-      moon_solve_result solved;
-      do
-        status = solve ? moon_engine_solve(engine.e, pos.p, &solved)
-                       : moon_engine_search(engine.e, pos.p, nullptr, nullptr, nullptr, &searched);  // no limit
-      while (status == MOON_ERROR_BUSY);
-      done = true;
-    });
-    while (moon_engine_clear(engine.e) != MOON_ERROR_BUSY) std::this_thread::yield();
-    CHECK(moon_engine_stop(engine.e) == MOON_OK);
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (!done && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(100us);
-    if (!done) ++lost;
-    while (!done) {  // a lost stop: end the call anyway, not to hang the suite
-      moon_engine_stop(engine.e);
-      std::this_thread::sleep_for(1ms);
-    }
-    worker.join();
-    CHECK(status == (solve ? MOON_ERROR_STOPPED : MOON_OK));
-  }
-  CHECK(lost == 0);
-}
-
 namespace {
 
 struct SignalHandle {
@@ -400,15 +361,17 @@ struct SignalHandle {
   ~SignalHandle() { moon_stop_signal_free(s); }
 };
 
-// Runs call() on another thread and waits up to 30 s for it: a stop that was lost fails the
-// check, and the call is then ended with moon_engine_stop() instead of hanging the suite.
-template <class Call>
-void returns_promptly(moon_engine* engine, Call call) {
+// Runs call() on another thread, then after_start() on this one, and waits up to 30 s for the
+// call: a stop that was lost fails the check, and the call is then ended with
+// moon_engine_stop() instead of hanging the suite.
+template <class Call, class AfterStart = void (*)()>
+void returns_promptly(moon_engine* engine, Call call, AfterStart after_start = [] {}) {
   std::atomic<bool> done{false};
   std::thread worker([&] {
     call();
     done = true;
   });
+  after_start();
   const auto deadline = std::chrono::steady_clock::now() + 30s;
   while (!done && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
   CHECK(done.load());
@@ -420,6 +383,35 @@ void returns_promptly(moon_engine* engine, Call call) {
 }
 
 }  // namespace
+
+TEST_CASE("C API: one moon_engine_stop() reaches a call that has only just begun") {
+  PositionHandle pos;
+  REQUIRE(moon_position_new(nullptr, &pos.p) == MOON_OK);  // far too deep to finish unstopped
+  // The main thread learns that the worker's call has begun when moon_engine_clear() is refused
+  // as busy, and stops it then, once. A solve on a new engine makes its solver's 64 MiB table
+  // first, within the call, so the stop mostly comes before the solve proper has begun. (A clear
+  // that gets in before the call makes it busy: the worker tries again.)
+  for (int round = 0; round < 20; ++round) {
+    const bool solve = round % 2 == 1;
+    EngineHandle engine;
+    moon_engine_options options = {4, 1, 64};
+    REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
+    moon_status status = MOON_ERROR_INTERNAL;
+    const auto call = [&] {
+      moon_search_info searched;
+      moon_solve_result solved;
+      do
+        status = solve ? moon_engine_solve(engine.e, pos.p, &solved)
+                       : moon_engine_search(engine.e, pos.p, nullptr, nullptr, nullptr, &searched);  // no limit
+      while (status == MOON_ERROR_BUSY);
+    };
+    returns_promptly(engine.e, call, [&] {
+      while (moon_engine_clear(engine.e) != MOON_ERROR_BUSY) std::this_thread::yield();
+      CHECK(moon_engine_stop(engine.e) == MOON_OK);
+    });
+    CHECK(status == (solve ? MOON_ERROR_STOPPED : MOON_OK));
+  }
+}
 
 TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the call begins") {
   EngineHandle engine;

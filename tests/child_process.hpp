@@ -17,6 +17,8 @@
 
 namespace moon::test {
 
+inline bool starts_with(std::string_view line, std::string_view prefix) { return line.substr(0, prefix.size()) == prefix; }
+
 class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
@@ -111,6 +113,11 @@ class ChildProcess {
       if (stop(lines.back())) break;
     }
     return lines;
+  }
+
+  // Lines up to and including the first that starts with `prefix` (as read_until()).
+  std::vector<std::string> read_until_prefix(std::string_view prefix, std::chrono::milliseconds timeout) {
+    return read_until([prefix](const std::string& line) { return starts_with(line, prefix); }, timeout);
   }
 
   // The exit status once the program has ended; nullopt if it is still running at the timeout

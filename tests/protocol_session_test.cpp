@@ -12,6 +12,7 @@
 
 using namespace moon;
 using moon::test::ChildProcess;
+using moon::test::starts_with;
 using namespace std::chrono_literals;
 
 namespace {
@@ -26,8 +27,8 @@ class Protocol : public ChildProcess {
 
   // Lines up to the first that starts with `prefix`; fails the test if it does not come.
   std::vector<std::string> until(std::string_view prefix) {
-    auto lines = read_until([&](const std::string& l) { return l.rfind(prefix, 0) == 0; }, patience);
-    REQUIRE_MESSAGE((!lines.empty() && lines.back().rfind(prefix, 0) == 0), "no line starting with " << prefix);
+    auto lines = read_until_prefix(prefix, patience);
+    REQUIRE_MESSAGE((!lines.empty() && starts_with(lines.back(), prefix)), "no line starting with " << prefix);
     return lines;
   }
 
@@ -37,8 +38,6 @@ class Protocol : public ChildProcess {
     CHECK(wait(patience) == 0);
   }
 };
-
-bool starts_with(const std::string& line, std::string_view prefix) { return line.rfind(prefix, 0) == 0; }
 
 Position play(std::vector<std::string> moves, Position pos = Position::start()) {
   for (const std::string& m : moves) {

@@ -19,6 +19,7 @@ using namespace moon;
 namespace {
 
 using test::lines;
+using test::starts_with;
 using test::Run;
 using test::run_moon;
 
@@ -253,8 +254,6 @@ TEST_CASE("threads in the program: match --concurrency, solve --threads and anal
 
 namespace {
 
-bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
-
 bool has_line_starting(const std::vector<std::string>& lines, const std::string& prefix) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) { return starts_with(line, prefix); });
 }
@@ -267,14 +266,11 @@ std::vector<std::string> interrupted_run(const std::vector<std::string>& args, c
   argv.insert(argv.end(), args.begin(), args.end());
   test::ChildProcess program(argv, true);
   using std::chrono::seconds;
-  const auto starting = [](const std::string& prefix) {
-    return [prefix](const std::string& line) { return starts_with(line, prefix); };
-  };
-  std::vector<std::string> out = program.read_until(starting(ready), seconds(60));
+  std::vector<std::string> out = program.read_until_prefix(ready, seconds(60));
   REQUIRE(!out.empty());
   REQUIRE(starts_with(out.back(), ready));
   program.interrupt();
-  for (const std::string& line : program.read_until(starting(last), seconds(60))) out.push_back(line);
+  for (const std::string& line : program.read_until_prefix(last, seconds(60))) out.push_back(line);
   status = program.wait(std::chrono::seconds(30));
   return out;
 }
