@@ -121,7 +121,7 @@ class ChildProcess {
   }
 
   // The exit status once the program has ended; nullopt if it is still running at the timeout
-  // (or ended by a signal).
+  // (or ended by a signal: see ending_signal()).
   std::optional<int> wait(std::chrono::milliseconds timeout) {
     const auto deadline = Clock::now() + timeout;
     while (!status_) {
@@ -129,6 +129,7 @@ class ChildProcess {
       const pid_t r = waitpid(pid_, &raw, WNOHANG);
       if (r == pid_) {
         status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+        if (WIFSIGNALED(raw)) ending_signal_ = WTERMSIG(raw);
         break;
       }
       if (Clock::now() >= deadline) return std::nullopt;
@@ -137,12 +138,15 @@ class ChildProcess {
     if (*status_ < 0) return std::nullopt;
     return status_;
   }
+  // The signal that ended the program, once wait() has seen it end by one.
+  std::optional<int> ending_signal() const { return ending_signal_; }
 
  private:
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_;
   std::optional<int> status_;
+  std::optional<int> ending_signal_;
 };
 
 }  // namespace moon::test

@@ -314,6 +314,19 @@ TEST_CASE("Ctrl-C stops analyze, solve and match: what they have, then exit stat
   CHECK(status == 130);
 }
 
+TEST_CASE("Ctrl-C while solve makes its table ends the program at once") {
+  // A 1 GiB table takes a good part of a second or more to make (every page written), and there
+  // is nothing to print yet: Ctrl-C then has its default effect, not a stop request that would be
+  // seen only once the table is made (the program would then exit with status 130 instead).
+  test::ChildProcess program({MOON_PROGRAM, "solve", "--hash", "1024"}, true);
+  const auto out = program.read_until_prefix("solve: making the 1024 MiB table", std::chrono::seconds(60));
+  REQUIRE(!out.empty());
+  REQUIRE(out.back() == "solve: making the 1024 MiB table");
+  program.interrupt();
+  CHECK_FALSE(program.wait(std::chrono::seconds(60)).has_value());
+  CHECK(program.ending_signal() == SIGINT);
+}
+
 TEST_CASE("Elo estimate of a match result") {
   const cli::EloEstimate even = cli::estimate_elo(10, 0, 10);
   CHECK(even.score == doctest::Approx(0.5));

@@ -22,7 +22,8 @@ constexpr std::string_view help =
     "(proven: the game ends in N plies) or 'draw' (proven). The last line is 'bestmove MOVE'\n"
     "('bestmove none' when the game is over). Without a limit it searches for 1000 ms.\n"
     "Ctrl-C stops the search: the bestmove line comes from the iterations completed, and the\n"
-    "exit status is 130. A second Ctrl-C quits at once.\n"
+    "exit status is 130. A second Ctrl-C quits at once, as does the first while the table is\n"
+    "being made (a large --hash takes seconds).\n"
     "\n"
     "Options:\n";
 
@@ -55,10 +56,11 @@ int analyze_command(Args args) {
   if (!pos) return usage_error(name, pos.error().message);
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
-  const InterruptWatch interrupt(name);
   Searcher searcher(options);
   // The constructor falls back to a small table; set_options() says why the size was refused.
   if (const auto ok = searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
+  // Only now: Ctrl-C while a large table is made kills the program at once (nothing to print).
+  const InterruptWatch interrupt(name);
   const auto print = [](const SearchInfo& info) { std::cout << info_line(info) << std::endl; };
   const auto result = searcher.search(*pos, limits, print, interrupt.token());
   if (!result) return usage_error(name, result.error().message);

@@ -29,7 +29,7 @@ constexpr std::string_view help =
     "more, a line while it is made: every page is written then, about 2 s a GiB). Positions deep\n"
     "in the game solve in moments; positions early in the movement phase or in placement may be\n"
     "out of reach. Ctrl-C stops the solve (nothing is proven then; exit status 130); a second\n"
-    "Ctrl-C quits at once.\n"
+    "Ctrl-C quits at once, as does the first while the table is being made.\n"
     "\n"
     "Options:\n"
     "  --hash MB          transposition table size in MiB (default 64; 0: none; at most the\n"
@@ -87,11 +87,13 @@ int solve_command(Args args) {
     position.play(*m);
   }
 
-  const InterruptWatch interrupt(name);
   if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
   // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
   auto solver = Solver::create(options, true);
   if (!solver) return usage_error(name, solver.error().message);
+  // Only now: Ctrl-C while the table is made (seconds a GiB, which nothing could cut short)
+  // kills the program at once, as nothing is proven yet that could be printed.
+  const InterruptWatch interrupt(name);
   // With --moves the position's value is the best move's (none if the game is over: then solve()).
   std::vector<MoveValue> move_values;
   if (every_move) {
