@@ -23,8 +23,11 @@ class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
 
+  enum class Interrupts { as_usual, ignored };  // ignored: as a shell starts a script's background job
+
   // With `with_stderr`, standard error comes through the same pipe as standard output.
-  explicit ChildProcess(const std::vector<std::string>& argv, bool with_stderr = false) {
+  explicit ChildProcess(const std::vector<std::string>& argv, bool with_stderr = false,
+                        Interrupts interrupts = Interrupts::as_usual) {
     signal(SIGPIPE, SIG_IGN);  // writing to a child that has ended must fail, not kill the tests
     int in[2], out[2];
     if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
@@ -35,6 +38,7 @@ class ChildProcess {
       dup2(out[1], STDOUT_FILENO);
       if (with_stderr) dup2(out[1], STDERR_FILENO);
       for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
+      if (interrupts == Interrupts::ignored) signal(SIGINT, SIG_IGN);  // kept across execv()
       std::vector<char*> args;
       for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);

@@ -327,6 +327,21 @@ TEST_CASE("Ctrl-C while solve makes its table ends the program at once") {
   CHECK(program.ending_signal() == SIGINT);
 }
 
+TEST_CASE("Ctrl-C is left ignored when the program starts with it ignored") {
+  // As a shell starts a script's background jobs: Ctrl-C is for the foreground, and the search
+  // runs on (to be ended here by SIGTERM).
+  test::ChildProcess program({MOON_PROGRAM, "analyze", "--depth", "100"}, true,
+                             test::ChildProcess::Interrupts::ignored);
+  using std::chrono::milliseconds;
+  REQUIRE(!program.read_until_prefix("depth ", std::chrono::seconds(60)).empty());
+  program.interrupt();
+  // A stopped search would print its bestmove and end well within this time.
+  const auto after = program.read_until_prefix("bestmove ", milliseconds(1000));
+  CHECK(std::none_of(after.begin(), after.end(), [](const std::string& line) { return starts_with(line, "moon "); }));
+  CHECK_FALSE(program.wait(milliseconds(0)).has_value());
+  CHECK_FALSE(program.ending_signal().has_value());
+}
+
 TEST_CASE("Elo estimate of a match result") {
   const cli::EloEstimate even = cli::estimate_elo(10, 0, 10);
   CHECK(even.score == doctest::Approx(0.5));

@@ -24,6 +24,11 @@ extern "C" void on_interrupt(int) { signalled.store(true); }
 
 InterruptWatch::InterruptWatch(std::string_view command)
     : command_(command), watcher_([this](std::stop_token end) { watch(end); }) {
+  // Started with SIGINT ignored (as a shell starts a script's background jobs, so that Ctrl-C
+  // reaches only the foreground): it stays ignored, and the watch never fires.
+  sigaction(SIGINT, nullptr, &replaced);
+  if (!(replaced.sa_flags & SA_SIGINFO) && replaced.sa_handler == SIG_IGN) return;
+  installed_ = true;
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
@@ -33,7 +38,7 @@ InterruptWatch::InterruptWatch(std::string_view command)
 }
 
 InterruptWatch::~InterruptWatch() {
-  sigaction(SIGINT, &replaced, nullptr);
+  if (installed_) sigaction(SIGINT, &replaced, nullptr);
   watcher_.request_stop();
   watcher_.join();
   signalled.store(false);  // for the next watch

@@ -16,7 +16,8 @@ namespace moon::cli {
 inline constexpr int interrupted_status = 130;
 
 // While it lives, SIGINT requests stop on token() and writes "moon <command>: interrupted, ..."
-// to standard error. One at a time in a process (the signal's handling is process-wide).
+// to standard error, unless the program was started with SIGINT ignored. One at a time in a
+// process (the signal's handling is process-wide).
 class InterruptWatch {
  public:
   explicit InterruptWatch(std::string_view command);
@@ -31,6 +32,7 @@ class InterruptWatch {
   void watch(std::stop_token end);
 
   std::string command_;
+  bool installed_ = false;  // the handler is ours (SIGINT was not ignored)
   std::stop_source stop_;
   std::mutex mutex_;
   std::condition_variable_any wake_;
