@@ -8,6 +8,7 @@
 #include <future>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -590,6 +591,23 @@ TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal mo
   // Two threads on a proven position agree with one on the proven result.
   const Position win5 = parse("x4/5/5/o4/xo2x x");
   CHECK(search(win5, 9, SearchOptions{16, 2, {}}).score == search(win5, 9).score);
+}
+
+TEST_CASE("an exception from the iteration callback ends a search with helper threads" * doctest::test_suite("threads")) {
+  // The helpers, still searching when the callback throws, are stopped and joined on the way out
+  // (destroying them running would end the process), and the Searcher can search again.
+  Searcher searcher(SearchOptions{4, 2, {}});
+  SearchLimits limits;
+  limits.depth = 30;
+  const auto throw_at_depth_2 = [](const SearchInfo& info) {
+    if (info.depth == 2) throw std::runtime_error("enough");
+  };
+  CHECK_THROWS_WITH_AS(searcher.search(Position::start(), limits, throw_at_depth_2), "enough", std::runtime_error);
+  CHECK_FALSE(searcher.is_searching());
+  limits.depth = 3;
+  const auto again = searcher.search(Position::start(), limits);
+  REQUIRE(again.has_value());
+  CHECK(again->depth == 3);
 }
 
 TEST_CASE("bench gives the same node count twice in one process") {

@@ -98,7 +98,9 @@ class Searcher {
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
   void clear();                                        // forget the table and history (new game)
-  // Returns an error for invalid limits; a position that is over gets best = null move. A stop
+  // Returns an error for invalid limits, or if the system will not make the helper threads; a
+  // position that is over gets best = null move. An exception thrown by on_iteration ends the
+  // search (helper threads stopped and joined) and leaves search() to the caller. A stop
   // requested on `stop_token`, before the search starts or while it runs, ends it as stop()
   // does (an infinite search included); one requested before it starts makes it return at
   // once, with the best-ordered legal move at depth 0.

@@ -2,7 +2,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include "moon/evaluation.hpp"
 #include "moon/movegen.hpp"
@@ -148,9 +150,24 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   // With a clock and a single legal move, there is nothing to think about.
   if (budget.hard_ms && count_moves(pos) == 1) max_depth = 1;
 
-  std::vector<std::thread> helpers;
-  for (std::size_t i = 1; i < im.workers.size(); ++i)
-    helpers.emplace_back([&, i] { im.workers[i]->run(pos, max_depth, {}); });
+  // The helpers are stopped and joined however this function is left: a thread the system will
+  // not make, or an exception from on_iteration, must not destroy threads still running.
+  struct Helpers {
+    std::atomic<bool>& abort;
+    std::vector<std::thread> threads;
+    void end() {
+      abort.store(true);
+      for (std::thread& t : threads) t.join();
+      threads.clear();
+    }
+    ~Helpers() { end(); }
+  } helpers{shared.abort, {}};
+  try {
+    for (std::size_t i = 1; i < im.workers.size(); ++i)
+      helpers.threads.emplace_back([&, i] { im.workers[i]->run(pos, max_depth, {}); });
+  } catch (const std::system_error& e) {
+    return Error{"cannot start the search's " + std::to_string(im.workers.size()) + " threads: " + e.what()};
+  }
 
   const auto report = [&](const search::Iteration& it) {
     const std::int64_t time_ms = shared.elapsed_ms();
@@ -169,8 +186,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   search::Iteration last = main.run(pos, max_depth, report);
   if (limits.infinite)
     while (!im.stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  shared.abort.store(true);
-  for (std::thread& t : helpers) t.join();
+  helpers.end();
 
   SearchResult result{};
   result.nodes = im.total_nodes();
