@@ -42,7 +42,7 @@ int analyze_command(Args args) {
   SearchLimits limits;
   SearchOptions options;
   for (ArgReader reader(args); !reader.done();) {
-    if (reader.flag("--help") || reader.flag("-h")) {
+    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help << engine_options_help;
       return 0;
     }
@@ -50,7 +50,7 @@ int analyze_command(Args args) {
     if (consumed && !*consumed) consumed = consume_limit(reader, limits);
     if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
     if (!consumed) return usage_error(name, consumed.error().message);
-    if (!*consumed) return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");
+    if (!*consumed) return usage_error(name, reader.unknown("argument"));
   }
   const auto pos = where.position();
   if (!pos) return usage_error(name, pos.error().message);

@@ -31,7 +31,7 @@ constexpr std::string_view help =
 int bench_command(Args args) {
   SearchBenchOptions options;
   for (ArgReader reader(args); !reader.done();) {
-    if (reader.flag("--help") || reader.flag("-h")) {
+    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << features_help;
       return 0;
     }
@@ -58,7 +58,7 @@ int bench_command(Args args) {
       options.threads = int(*n);
       continue;
     }
-    return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");
+    return usage_error(name, reader.unknown("argument"));
   }
   const auto positions = search_bench_positions();
   const auto result = run_search_bench(options, [&](std::size_t i, const SearchResult& r) {

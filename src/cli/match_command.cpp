@@ -133,7 +133,7 @@ int match_command(Args args) {
   bool quiet = false;
   std::string a_text = "full", b_text = "plain", a_eval, b_eval;
   for (ArgReader reader(args); !reader.done();) {
-    if (reader.flag("--help") || reader.flag("-h")) {
+    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help
                 << "  --hash MB          each engine's table in MiB (default 16)\n\nEngine SETTINGS:\n"
                 << features_help;
@@ -144,7 +144,7 @@ int match_command(Args args) {
     if (!consumed) return usage_error(name, consumed.error().message);
     if (*consumed) continue;
     Expected<std::int64_t> number = std::int64_t{0};
-    if (reader.flag("--quiet")) {
+    if (reader.bare_flag("--quiet")) {
       quiet = true;
     } else if (reader.flag("--a")) {
       const auto v = reader.value();
@@ -179,7 +179,7 @@ int match_command(Args args) {
                          std::int64_t(TranspositionTable::max_mb));
       if (number) setup.options.hash_mb = std::size_t(*number);
     } else {
-      return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");
+      return usage_error(name, reader.unknown("argument"));
     }
     if (!number) return usage_error(name, number.error().message);
   }

@@ -24,6 +24,22 @@ bool ArgReader::flag(std::string_view name) {
   return true;
 }
 
+bool ArgReader::bare_flag(std::string_view name) {
+  if (std::find(bare_flags_.begin(), bare_flags_.end(), name) == bare_flags_.end()) bare_flags_.emplace_back(name);
+  if (done() || current() != name) return false;
+  ++index_;
+  return true;
+}
+
+std::string ArgReader::unknown(std::string_view kind) const {
+  const std::string_view arg = current();
+  std::string message = "unknown " + std::string(kind) + " '" + std::string(arg) + "'";
+  for (const std::string& name : bare_flags_)
+    if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=')
+      message += " (" + name + " takes no value)";
+  return message;
+}
+
 Expected<std::string> ArgReader::value() {
   if (last_flag_repeated_) return Error{last_flag_ + " is given more than once"};
   if (inline_value_) {
@@ -62,11 +78,11 @@ Expected<bool> PositionOptions::consume(ArgReader& reader) {
     fen = *v;
     return true;
   }
-  if (reader.flag("--slide")) {
+  if (reader.bare_flag("--slide")) {
     rules.movement = Movement::slide;
     return true;
   }
-  if (reader.flag("--diagonal")) {
+  if (reader.bare_flag("--diagonal")) {
     rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
     return true;
   }

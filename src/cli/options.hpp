@@ -22,12 +22,20 @@ class ArgReader {
   explicit ArgReader(Args args) : args_(args) {}
   bool done() const { return index_ >= args_.size(); }
   std::string_view current() const { return args_[index_]; }
-  // True (and consumes it) when the current argument is `flag` or `flag=...`.
+  // True (and consumes it) when the current argument is `flag` or `flag=...`: a flag that takes
+  // a value.
   bool flag(std::string_view name);
+  // True (and consumes it) when the current argument is exactly `name`: a flag that takes no
+  // value. `name=...` is not it, so that `--slide=false` is refused as unknown rather than
+  // taken for `--slide`; unknown() then says why.
+  bool bare_flag(std::string_view name);
   // The value of the flag just matched by flag(); an error if there is none, or if that flag
   // was given before (a second value would otherwise silently replace the first).
   Expected<std::string> value();
   void skip() { ++index_; }
+  // "unknown <kind> '<current argument>'", with " (--quiet takes no value)" when the argument
+  // is a flag of bare_flag() given a value.
+  std::string unknown(std::string_view kind) const;
 
  private:
   Args args_;
@@ -36,6 +44,7 @@ class ArgReader {
   std::string last_flag_;
   bool last_flag_repeated_ = false;
   std::vector<std::string> flags_seen_;
+  std::vector<std::string> bare_flags_;  // every name bare_flag() was asked about
 };
 
 // A whole number in [low, high] given on the command line; `what` names it in the message.

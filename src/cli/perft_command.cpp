@@ -36,11 +36,11 @@ int perft_command(Args args) {
     const auto consumed = where.consume(reader);
     if (!consumed) return usage_error(name, consumed.error().message);
     if (*consumed) continue;
-    if (reader.flag("--help") || reader.flag("-h")) {
+    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help;
       return 0;
     }
-    if (reader.flag("--divide")) {
+    if (reader.bare_flag("--divide")) {
       divide = true;
     } else if (reader.flag("--hash")) {
       const auto mb = int_value(reader, "--hash", 0, std::int64_t(max_perft_hash_mb));
@@ -51,7 +51,7 @@ int perft_command(Args args) {
       if (!n) return usage_error(name, n.error().message);
       options.threads = int(*n);
     } else if (reader.current().size() > 1 && reader.current()[0] == '-' && !std::isdigit(static_cast<unsigned char>(reader.current()[1]))) {
-      return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
+      return usage_error(name, reader.unknown("option"));
     } else if (depth) {
       return usage_error(name, "more than one DEPTH given ('" + std::string(reader.current()) + "')");
     } else {

@@ -87,7 +87,7 @@ int play_command(Args args) {
   SearchOptions options;
   Color human = x;
   for (ArgReader reader(args); !reader.done();) {
-    if (reader.flag("--help") || reader.flag("-h")) {
+    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << "  --depth D          engine searches D plies deep\n"
                 << "  --movetime MS      engine searches MS milliseconds a move (default 1000)\n"
                 << engine_options_help;
@@ -104,7 +104,7 @@ int play_command(Args args) {
     if (consumed && !*consumed) consumed = consume_limit(reader, limits);
     if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
     if (!consumed) return usage_error(name, consumed.error().message);
-    if (!*consumed) return usage_error(name, "unknown argument '" + std::string(reader.current()) + "'");
+    if (!*consumed) return usage_error(name, reader.unknown("argument"));
   }
   const auto start = where.position();
   if (!start) return usage_error(name, start.error().message);

@@ -29,12 +29,12 @@ int show_command(Args args) {
     const auto consumed = where.consume(reader);
     if (!consumed) return usage_error(name, consumed.error().message);
     if (*consumed) continue;
-    if (reader.flag("--help") || reader.flag("-h")) {
+    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help;
       return 0;
     }
     if (reader.current().size() > 1 && reader.current()[0] == '-' && reader.current() != "0000")
-      return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
+      return usage_error(name, reader.unknown("option"));
     moves.push_back(reader.current());
     reader.skip();
   }

@@ -53,7 +53,7 @@ int solve_command(Args args) {
     const auto consumed = where.consume(reader);
     if (!consumed) return usage_error(name, consumed.error().message);
     if (*consumed) continue;
-    if (reader.flag("--help") || reader.flag("-h")) {
+    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help;
       return 0;
     }
@@ -65,14 +65,14 @@ int solve_command(Args args) {
       const auto n = int_value(reader, "--threads", 1, max_solve_threads);
       if (!n) return usage_error(name, n.error().message);
       options.threads = int(*n);
-    } else if (reader.flag("--no-distance")) {
+    } else if (reader.bare_flag("--no-distance")) {
       options.distance = false;
-    } else if (reader.flag("--quiet")) {
+    } else if (reader.bare_flag("--quiet")) {
       quiet = true;
-    } else if (reader.flag("--moves")) {
+    } else if (reader.bare_flag("--moves")) {
       every_move = true;
     } else if (reader.current().size() > 1 && reader.current()[0] == '-' && reader.current() != "0000") {
-      return usage_error(name, "unknown option '" + std::string(reader.current()) + "'");
+      return usage_error(name, reader.unknown("option"));
     } else {
       moves.push_back(reader.current());
       reader.skip();
