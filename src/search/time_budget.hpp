@@ -23,9 +23,11 @@ inline TimeBudget plan_time(const SearchLimits& limits) {
   if (limits.time_left_ms <= 0) return {};
   const std::int64_t margin = std::min<std::int64_t>(50, limits.time_left_ms / 10);
   const std::int64_t available = std::max<std::int64_t>(1, limits.time_left_ms - margin);
-  const std::int64_t soft =
-      std::max<std::int64_t>(1, std::min(available / 25 + limits.increment_ms * 3 / 4, available / 3));
-  const std::int64_t hard = std::max<std::int64_t>(1, std::min(available / 2, soft * 4));
+  // Written so that no product overflows, whatever the (non-negative) times a frontend passes.
+  const std::int64_t increment = std::min(limits.increment_ms, available);
+  const std::int64_t three_quarters = increment / 4 * 3 + increment % 4 * 3 / 4;
+  const std::int64_t soft = std::max<std::int64_t>(1, std::min(available / 25 + three_quarters, available / 3));
+  const std::int64_t hard = std::max<std::int64_t>(1, soft <= available / 8 ? soft * 4 : available / 2);
   return {soft, std::max(soft, hard)};
 }
 

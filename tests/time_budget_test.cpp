@@ -1,0 +1,38 @@
+// The search's time planning (src/search/time_budget.hpp).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+#include "moon/search.hpp"
+#include "search/time_budget.hpp"
+
+using namespace moon;
+
+TEST_CASE("time planning: a share of the clock, and no overflow whatever the times") {
+  SearchLimits clock;
+  clock.time_left_ms = 60000;
+  clock.increment_ms = 1003;
+  // 50 ms kept back; 59950 / 25 + 1003 * 3 / 4 (2398 + 752), at most four times that while an
+  // iteration runs, at most half of what is left.
+  search::TimeBudget budget = search::plan_time(clock);
+  CHECK(budget.soft_ms == 3150);
+  CHECK(budget.hard_ms == 12600);
+  clock.time_left_ms = 1000;
+  clock.increment_ms = 0;
+  budget = search::plan_time(clock);
+  CHECK(budget.soft_ms == 38);  // (1000 - 50) / 25
+  CHECK(budget.hard_ms == 152);
+  // Times a frontend may pass through the C API: the budget stays within the time left (under
+  // UndefinedBehaviorSanitizer in CI, an overflowing product would fail this case).
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  for (const auto& [left, increment] : {std::pair{most, most}, std::pair{most, most / 3}, std::pair{std::int64_t{1000}, most}}) {
+    clock.time_left_ms = left;
+    clock.increment_ms = increment;
+    budget = search::plan_time(clock);
+    CHECK(budget.soft_ms >= 1);
+    CHECK(budget.soft_ms <= budget.hard_ms);
+    CHECK(budget.hard_ms <= left / 2);
+  }
+}
