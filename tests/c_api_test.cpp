@@ -249,6 +249,26 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   CHECK(moon_engine_clear(engine.e) == MOON_OK);
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEMORY, and the engine still works") {
+  EngineHandle engine;
+  moon_engine_options many = {1, 200, 1};
+  REQUIRE(moon_engine_new(&many, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  moon_search_limits limits{};
+  limits.depth = 2;
+  moon_search_info result;
+  {
+    const moon::test::AddressSpaceGuard guard(256);  // not room for 199 stacks of 8 MiB
+    CHECK(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_ERROR_OUT_OF_MEMORY);
+    CHECK(std::string(moon_last_error()).rfind("moon_engine_search: cannot start the search's 200 threads: ", 0) == 0);
+  }
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(std::string(result.best_move) == "c2c1");
+}
+#endif
+
 TEST_CASE("C API: hash sizes above the machine's memory are refused by moon_engine_new" *
           doctest::skip(moon::test::over_memory_mb() == 0)) {
   const std::size_t over = moon::test::over_memory_mb();

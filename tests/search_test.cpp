@@ -610,6 +610,27 @@ TEST_CASE("an exception from the iteration callback ends a search with helper th
   CHECK(again->depth == 3);
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("a search whose helper threads cannot be made is an error, and the Searcher still works" *
+          doctest::test_suite("threads")) {
+  Searcher searcher(SearchOptions{1, 200, {}});
+  SearchLimits limits;
+  limits.depth = 3;
+  {
+    // 199 helper threads of 8 MiB stacks do not fit in 256 MiB more: some start, then one is
+    // refused; those that started must be stopped and joined, not destroyed running.
+    const test::AddressSpaceGuard guard(256);
+    const auto refused = searcher.search(Position::start(), limits);
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().message.rfind("cannot start the search's 200 threads: ", 0) == 0);
+  }
+  CHECK_FALSE(searcher.is_searching());
+  const auto again = searcher.search(Position::start(), limits);
+  REQUIRE(again.has_value());
+  CHECK(again->depth == 3);
+}
+#endif
+
 TEST_CASE("bench gives the same node count twice in one process") {
   SearchBenchOptions options;
   options.depth_offset = scale > 1 ? -6 : -4;

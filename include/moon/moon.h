@@ -55,7 +55,7 @@ typedef enum moon_status {
   MOON_ERROR_BUFFER_TOO_SMALL = 4, /* an output buffer cannot hold the text */
   MOON_ERROR_BUSY = 5,             /* the engine is already searching or solving */
   MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve early */
-  MOON_ERROR_OUT_OF_MEMORY = 7,
+  MOON_ERROR_OUT_OF_MEMORY = 7,    /* a table, the solver's threads or their stacks cannot be had */
   MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */
 } moon_status;
 
@@ -238,14 +238,16 @@ MOON_API moon_status moon_engine_clear(moon_engine* engine);
 
 /* Searches the position, blocking until a limit is reached or it is stopped (moon_engine_stop()
  * or a stop signal); *out receives the best move of the deepest completed iteration. limits
- * may be NULL (no limit), callback may be NULL. A position that is over gives best_move "". */
+ * may be NULL (no limit), callback may be NULL. A position that is over gives best_move "".
+ * MOON_ERROR_OUT_OF_MEMORY if the system will not make the engine's helper threads. */
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
                                         const moon_search_limits* limits, moon_search_callback callback,
                                         void* user_data, moon_search_info* out);
 
 /* Proves the value of the position, blocking until done; MOON_ERROR_STOPPED if
- * moon_engine_stop() or a stop signal ended it first. Deep positions (the start, for instance)
- * can take very long. */
+ * moon_engine_stop() or a stop signal ended it first, MOON_ERROR_OUT_OF_MEMORY if the system will
+ * not make the solver's threads or a proof needs longer lines than their stacks hold (the message
+ * says which). Deep positions (the start, for instance) can take very long. */
 MOON_API moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out);
 
 /* Called at the start of a solve and then about once a second with a line of progress for people

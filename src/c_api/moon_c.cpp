@@ -216,6 +216,14 @@ moon_outcome to_outcome(Outcome outcome) {
   return outcome == Outcome::win ? MOON_OUTCOME_WIN : outcome == Outcome::loss ? MOON_OUTCOME_LOSS : MOON_OUTCOME_DRAW;
 }
 
+// A solve or analysis that failed: stopped if the call's stop was requested (moon_engine_stop()
+// or the attached signal: nothing else stops the engine's solver), else for want of resources
+// (threads the system will not make, a proof longer than the threads' stacks).
+moon_status solve_failed(const char* function, std::stop_token stop, const Error& error) {
+  return fail(stop.stop_requested() ? MOON_ERROR_STOPPED : MOON_ERROR_OUT_OF_MEMORY,
+              std::string(function) + ": " + error.message);
+}
+
 // Runs body(solver, stop) with the engine busy (stop: the call's token, see Run), its solver
 // ready (made by the first solve: its table is large) and the callback set for this call only
 // (none: no reports), so that none outlives its call.
@@ -244,7 +252,7 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
     if (!out) return null_argument(function, "out");
     return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
       const auto result = solver.solve(position->value, stop);
-      if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
+      if (!result) return solve_failed(function, stop, result.error());
       moon_solve_result r{};
       r.outcome = to_outcome(result->outcome);
       r.plies = result->plies;
@@ -501,7 +509,8 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
     Run run(*engine);
     if (!run.acquired()) return busy("moon_engine_search");
     const auto result = engine->searcher.search(position->value, l, report, run.stop_token());
-    if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: " + result.error().message);
+    // The limits are checked above: what is left is helper threads the system will not make.
+    if (!result) return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_search: " + result.error().message);
     *out = to_info(*result);
     return MOON_OK;
   });
@@ -533,7 +542,7 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
     }
     return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
       const auto result = solver.analyze(position->value, stop);
-      if (!result) return fail(MOON_ERROR_STOPPED, std::string(function) + ": " + result.error().message);
+      if (!result) return solve_failed(function, stop, result.error());
       for (std::size_t i = 0; i < result->size(); ++i) {
         moon_move_value v{};
         set_field(v.move, to_string((*result)[i].move));
