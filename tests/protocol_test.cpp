@@ -338,6 +338,16 @@ TEST_CASE("protocol: a game that is over, and a forced move under time control")
   Session s;
   s.send("position fen xx3/5/5/5/4o x");  // o has one counter left: x has won
   CHECK(s.send("go depth 3") == std::vector<std::string>{"info string the game is over: x wins", "bestmove (none)"});
+  // go infinite answers only after stop, even with nothing to search.
+  CHECK(s.handle("go infinite"));
+  CHECK(s.handle("isready"));
+  CHECK(s.take() == std::vector<std::string>{"info string the game is over: x wins", "readyok"});
+  CHECK(s.handle("go depth 1"));  // refused: the infinite "search" runs until stop
+  CHECK(s.handle("stop"));
+  const auto stopped = s.take();
+  REQUIRE(stopped.size() == 2);
+  CHECK(is_error(stopped[0]));
+  CHECK(stopped[1] == "bestmove (none)");
 
   s.send("position fen " + std::string(blocked_x));
   // With a clock there is nothing to think about; with a depth the search runs.

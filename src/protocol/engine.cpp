@@ -306,8 +306,16 @@ void Engine::display(Words args) {
 void Engine::start_search(const GoCommand& go) {
   const auto limits = search_limits(go, position_.side_to_move(), options_.move_overhead_ms);
   if (!limits) return send_error("go: " + limits.error().message);
-  if (position_.is_over())
-    return send("info string the game is over: " + to_string(position_.result()) + "\nbestmove (none)\n");
+  if (position_.is_over()) {
+    const std::string over = "info string the game is over: " + to_string(position_.result()) + "\n";
+    if (!limits->infinite) return send(over + "bestmove (none)\n");
+    send(over);
+    worker_ = std::thread([this, token = new_job()] {
+      wait_for_stop(token);  // `go infinite` answers only after `stop`, even here
+      finish("bestmove (none)\n");
+    });
+    return;
+  }
   const MoveList legal = legal_moves(position_);
   if (legal.size() == 1 && go.timed())  // forced: spend no time on it
     return send("info string the only legal move\nbestmove " + to_string(legal[0]) + "\n");
@@ -323,12 +331,14 @@ void Engine::start_search(const GoCommand& go) {
     } catch (const std::exception& e) {
       last = std::string("info string error: search failed: ") + e.what() + "\n";
     }
-    if (limits.infinite) {  // `bestmove` only after `stop`, even when the search ended sooner
-      std::unique_lock lock(wake_mutex_);
-      wake_.wait(lock, token, [] { return false; });  // returns once the stop is requested
-    }
+    if (limits.infinite) wait_for_stop(token);  // `bestmove` only after `stop`, even when the search ended sooner
     finish(last + "bestmove " + to_string(best) + "\n");
   });
+}
+
+void Engine::wait_for_stop(std::stop_token token) {
+  std::unique_lock lock(wake_mutex_);
+  wake_.wait(lock, token, [] { return false; });  // returns once the stop is requested
 }
 
 void Engine::start_perft(int depth) {

@@ -65,6 +65,7 @@ class Engine {
   void go(Words args);
   void display(Words args);
   std::stop_token new_job();  // before a worker starts: not done, a fresh stop source
+  void wait_for_stop(std::stop_token token);  // on a worker: until the job's stop is requested
   void start_search(const GoCommand& go);
   void start_perft(int depth);
   void start_solve(bool every_move);
