@@ -1,5 +1,6 @@
 #include "moon/notation.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -25,8 +26,6 @@ struct PositionBuilder {
 };
 
 namespace {
-
-constexpr std::uint32_t max_fullmove = 999'999'999;
 
 std::string quoted(std::string_view text) {
   std::string q(1, '\'');
@@ -185,7 +184,7 @@ std::string to_string(const Position& pos) {
   }
   text += ' ' + to_string(pos.side_to_move());
   text += ' ' + std::to_string(pos.in_hand(x)) + ' ' + std::to_string(pos.in_hand(o));
-  text += ' ' + std::to_string(pos.clock()) + ' ' + std::to_string(pos.fullmove());
+  text += ' ' + std::to_string(pos.clock()) + ' ' + std::to_string(std::min(std::uint32_t(pos.fullmove()), max_fullmove));
   return text;
 }
 

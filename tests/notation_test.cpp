@@ -228,6 +228,12 @@ TEST_CASE("malformed position strings are refused with a message naming the prob
 TEST_CASE("the edges of the ranges are accepted") {
   CHECK(pos("5/5/5/5/5 o 0 1 0 1").in_hand(o) == 1);
   CHECK(pos("xx3/oo3/5/5/5 x 0 0 20 999999999").clock() == 20);
+  // A game may count past the largest fullmove read; it is written as that, and reads back.
+  Position counting = pos("xx3/oo3/5/5/5 o 0 0 0 999999999");
+  counting.play(*parse_move("a4a3", counting));
+  CHECK(counting.fullmove() == 1'000'000'000);
+  CHECK(to_string(counting) == "xx3/1o3/o4/5/5 x 0 0 1 999999999");
+  CHECK(parse_position(to_string(counting)).has_value());
   Rules limit_255;
   limit_255.clock_limit = 255;
   CHECK(pos("xx3/oo3/5/5/5 x 0 0 255 7", limit_255).is_over());

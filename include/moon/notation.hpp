@@ -1,6 +1,7 @@
 // Text forms of RULES.md: squares, moves and the position string.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,7 +21,11 @@ std::string to_string(Move m);                        // "b4", "b3c3", "0000"
 // Reads move text and checks that it is legal in pos; the error says why not.
 Expected<Move> parse_move(std::string_view text, const Position& pos);
 
-std::string to_string(const Position& pos);           // the position string, digits merged
+// The position string, digits merged. The fullmove is read up to max_fullmove and written as at
+// most that (it is informational; a game started there may count past it), so that every
+// string written reads back.
+std::string to_string(const Position& pos);
+inline constexpr std::uint32_t max_fullmove = 999'999'999;
 // Reads a position string under the given rules; nothing is built unless all of it is valid.
 Expected<Position> parse_position(std::string_view text, const Rules& rules = {});
 
