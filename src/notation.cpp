@@ -25,14 +25,19 @@ struct PositionBuilder {
   }
 };
 
-namespace {
-
 std::string quoted(std::string_view text) {
+  constexpr std::size_t max_shown = 80;
   std::string q(1, '\'');
-  q.append(text);
+  for (std::size_t i = 0; i < text.size() && i < max_shown; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    q += (c < 0x20 || c >= 0x7f) ? '?' : char(c);
+  }
+  if (text.size() > max_shown) q += "...";
   q += '\'';
   return q;
 }
+
+namespace {
 
 // Splits on single spaces; an empty field (from a doubled, leading or trailing space) is kept
 // so that it can be reported.

@@ -2,6 +2,7 @@
 // every refusal rule) and move texts (every refusal reason).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <string_view>
@@ -223,6 +224,21 @@ TEST_CASE("malformed position strings are refused with a message naming the prob
     INFO("message: ", p.error().message);
     CHECK(contains(p.error().message, c.names));
   }
+}
+
+TEST_CASE("messages about any input stay one printable line") {
+  // A terminal control sequence and a bell in a position string, and a very long move text.
+  const auto bad_fen = parse_position("\x1b[31mxx\a x");
+  REQUIRE_FALSE(bad_fen.has_value());
+  const auto bad_move = parse_move(std::string(500, 'b'), Position::start());
+  REQUIRE_FALSE(bad_move.has_value());
+  for (const std::string& message : {bad_fen.error().message, bad_move.error().message}) {
+    INFO(message);
+    CHECK(std::all_of(message.begin(), message.end(), [](char c) { return c >= 0x20 && c < 0x7f; }));
+    CHECK(message.size() < 200);
+  }
+  CHECK(bad_fen.error().message.find("'?[31mxx?'") != std::string::npos);
+  CHECK(quoted(std::string(81, 'b')) == "'" + std::string(80, 'b') + "...'");
 }
 
 TEST_CASE("the edges of the ranges are accepted") {

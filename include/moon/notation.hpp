@@ -34,6 +34,11 @@ std::string to_string(Result r);                      // "x wins", "o wins", "dr
 std::string to_string(Phase p);                       // "placement", "movement", "over"
 std::string squares_text(Bitboard b);                 // "b2 c2", lowest square first
 
+// 'text' in quotes for an error message, control characters and other bytes outside printable
+// ASCII shown as '?' and text past 80 characters cut short ("..."), so that a message about any
+// input stays one printable line.
+std::string quoted(std::string_view text);
+
 // Validates a clock limit from outside (command line, protocol, C API).
 Expected<Rules> make_rules(Movement movement, CaptureLines lines, int clock_limit);
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "moon/notation.hpp"
 
 namespace {
 
@@ -54,6 +55,6 @@ int main(int argc, char** argv) {
   }
   for (const Command& c : commands)
     if (args[0] == c.name) return c.run(moon::cli::Args(args).subspan(1));
-  std::cerr << "moon: unknown command '" << args[0] << "' (see 'moon --help')\n";
+  std::cerr << "moon: unknown command " << moon::quoted(args[0]) << " (see 'moon --help')\n";
   return 2;
 }

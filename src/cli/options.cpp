@@ -33,7 +33,7 @@ bool ArgReader::bare_flag(std::string_view name) {
 
 std::string ArgReader::unknown(std::string_view kind) const {
   const std::string_view arg = current();
-  std::string message = "unknown " + std::string(kind) + " '" + std::string(arg) + "'";
+  std::string message = "unknown " + std::string(kind) + " " + quoted(arg);
   for (const std::string& name : bare_flags_)
     if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=')
       message += " (" + name + " takes no value)";

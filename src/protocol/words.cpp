@@ -24,18 +24,6 @@ std::string join(Words words) {
   return text;
 }
 
-std::string quoted(std::string_view text) {
-  constexpr std::size_t max_shown = 80;
-  std::string q(1, '\'');
-  for (std::size_t i = 0; i < text.size() && i < max_shown; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    q += (c < 0x20 || c >= 0x7f) ? '?' : char(c);
-  }
-  if (text.size() > max_shown) q += "...";
-  q += '\'';
-  return q;
-}
-
 Expected<std::int64_t> parse_number(std::string_view text, std::string_view what, std::int64_t low,
                                     std::int64_t high) {
   const auto out_of_range = [&] {

@@ -1,4 +1,5 @@
-// Words of a protocol line: splitting, joining, quoting for messages, whole numbers.
+// Words of a protocol line: splitting, joining, whole numbers. (Quoting for messages is the
+// library's moon::quoted(), notation.hpp, which the position and move errors use too.)
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "moon/expected.hpp"
+#include "moon/notation.hpp"
 
 namespace moon::protocol {
 
@@ -18,10 +20,6 @@ std::vector<std::string_view> split_words(std::string_view line);
 
 // The words joined with single spaces.
 std::string join(Words words);
-
-// 'text' in quotes for a message, control characters shown as '?' so that the answer stays
-// on one printable line whatever the input was; long texts are cut short.
-std::string quoted(std::string_view text);
 
 // A whole number of decimal digits in [low, high]; `what` names it in the message.
 Expected<std::int64_t> parse_number(std::string_view text, std::string_view what, std::int64_t low,
