@@ -140,6 +140,7 @@ TEST_CASE("moon solve: value, distance, best move, nodes and time; progress on s
   CHECK(over[0] == "value loss");
   CHECK(over[1] == "distance 0");
   CHECK(over[2] == "bestmove none");
+  CHECK(lines(run_moon("solve --quiet --no-distance --fen '4o/5/5/2x2/x4 o'").out)[1] == "distance unknown");
 
   // --moves: a line per legal move, best first, each one checked against a solve of the
   // position after it; the first is the position's value.

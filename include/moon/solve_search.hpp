@@ -239,7 +239,7 @@ class SolveSearch {
     if (pos.is_over()) {
       const SolveValue v = terminal_value(pos);
       out.outcome = outcome_of(v);
-      out.plies = 0;
+      out.plies = distance ? 0 : -1;  // as for every position when the distance is not asked for
       return true;
     }
     const auto say = [&](const std::string& text) {
