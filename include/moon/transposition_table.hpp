@@ -10,9 +10,11 @@
 // this test (the lockless-hashing scheme of Hyatt and Mann, strengthened by the check bits),
 // and moves read from the table are only used after they are found among the legal moves.
 //
-// Replacement: a store for a key already in the bucket updates that entry; otherwise it
-// takes the entry with the lowest worth = depth + proven bonus - 8 * age (age in searches
-// since it was written), so deep, proven and recent results stay.
+// Replacement: a store for a key already in the bucket updates that entry (unless the entry
+// holds an unproven result of this search more than 2 plies deeper and the new one is neither
+// exact nor proven: then the store is dropped); otherwise it takes the entry with the lowest
+// worth = depth + proven bonus - 8 * age (age in searches since it was written), so deep,
+// proven and recent results stay.
 #pragma once
 
 #include <atomic>
