@@ -326,8 +326,12 @@ class SolveSearch {
     out.outcome = lower > 0 ? Outcome::win : upper < 0 ? Outcome::loss : Outcome::draw;
     if (!distance) {
       out.plies = -1;
-      // A move keeping the outcome (for a loss any move does).
-      out.best = find_move(pos, out.outcome == Outcome::win ? 1 : out.outcome == Outcome::draw ? 0 : -solve_win);
+      // A move keeping the outcome (for a loss any move does). A win is sought at the bound that
+      // proved it: a win within d plies, if the deepening found it, whose children's entries
+      // answer at once, where "won?" over the whole game (beta 1) has to be proven afresh for
+      // every child tried (16 k nodes instead of 4 for a win in 1, 6.9 M instead of 0.56 M for
+      // a win in 15).
+      out.best = find_move(pos, out.outcome == Outcome::win ? lower : out.outcome == Outcome::draw ? 0 : -solve_win);
       return !aborted_;
     }
     if (out.outcome == Outcome::draw) {
