@@ -66,6 +66,9 @@ TEST_CASE("moon bench: the same node signature on every run") {
   CHECK(!sa.empty());
   CHECK(sa == sb);
   CHECK(run_moon("bench --engine nonsense").status == 2);
+  const Run too_shallow = run_moon("bench --depth-offset -9");
+  CHECK(too_shallow.status == 2);
+  CHECK(contains(too_shallow.err, "--depth-offset must be a whole number from -8 to 8, not '-9'"));
 }
 
 TEST_CASE("moon play: scripted input, illegal input explained, undo, the result at the end") {
@@ -205,6 +208,11 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   CHECK(run_moon("match --a nonsense").status == 2);
   CHECK(run_moon("match --a full:-nothing").status == 2);
   CHECK(run_moon("match --a-eval mobility").status == 2);
+  // Negative weights are allowed, down to -1000; the message keeps the sign.
+  CHECK(run_moon("match --games 2 --depth 1 --a-eval material=-5,mobility=-1000").status == 0);
+  const Run too_low = run_moon("match --a-eval material=-2000");
+  CHECK(too_low.status == 2);
+  CHECK(contains(too_low.err, "material must be a whole number from -1000 to 1000, not '-2000'"));
 }
 
 namespace {

@@ -38,10 +38,9 @@ int bench_command(Args args) {
     if (reader.flag("--depth-offset")) {
       const auto v = reader.value();
       if (!v) return usage_error(name, v.error().message);
-      const bool negative = !v->empty() && (*v)[0] == '-';
-      const auto n = parse_int(negative ? v->substr(1) : *v, "--depth-offset", 0, 8);
+      const auto n = parse_int(*v, "--depth-offset", -8, 8);
       if (!n) return usage_error(name, n.error().message);
-      options.depth_offset = int(negative ? -*n : *n);
+      options.depth_offset = int(*n);
       continue;
     }
     if (reader.flag("--engine")) {

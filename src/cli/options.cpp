@@ -54,13 +54,16 @@ Expected<std::string> ArgReader::value() {
 Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, std::int64_t low,
                                  std::int64_t high) {
   const std::string range = std::string(what) + " must be a whole number from " + std::to_string(low) + " to " +
-                            std::to_string(high) + ", not '" + std::string(text) + "'";
-  if (text.empty() || text.size() > 18) return Error{range};
+                            std::to_string(high) + ", not " + quoted(text);
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string_view digits = negative ? text.substr(1) : text;
+  if (digits.empty() || digits.size() > 18) return Error{range};  // 18 digits cannot overflow
   std::int64_t value = 0;
-  for (char c : text) {
+  for (char c : digits) {
     if (c < '0' || c > '9') return Error{range};
     value = value * 10 + (c - '0');
   }
+  if (negative) value = -value;
   if (value < low || value > high) return Error{range};
   return value;
 }

@@ -47,7 +47,8 @@ class ArgReader {
   std::vector<std::string> bare_flags_;  // every name bare_flag() was asked about
 };
 
-// A whole number in [low, high] given on the command line; `what` names it in the message.
+// A whole number in [low, high] given on the command line (a leading '-' for a negative one);
+// `what` names it in the message.
 Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, std::int64_t low,
                                  std::int64_t high);
 

@@ -90,10 +90,9 @@ Expected<EvalWeights> parse_weights(const std::string& text) {
                  : weight == "first_mover_threat" ? &w.first_mover_threat
                                                   : nullptr;
     if (!field) return Error{"unknown weight '" + weight + "'"};
-    const bool negative = !value.empty() && value[0] == '-';
-    const auto v = parse_int(negative ? value.substr(1) : value, weight, 0, 1000);
+    const auto v = parse_int(value, weight, -1000, 1000);
     if (!v) return v.error();
-    *field = int(negative ? -*v : *v);
+    *field = int(*v);
   }
   return w;
 }
