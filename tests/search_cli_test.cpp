@@ -65,6 +65,10 @@ TEST_CASE("moon bench: the same node signature on every run") {
     if (l.rfind("Nodes searched: ", 0) == 0) sb = l;
   CHECK(!sa.empty());
   CHECK(sa == sb);
+  // A line per position on standard error, with its rule options.
+  CHECK(contains(a.err, "position 1/18: 5/5/5/5/5 x 12 12 0 1  depth "));
+  CHECK(contains(a.err, "position 16/18: oxoox/x2xx/xox1x/o1oxx/oooox o 0 0 9 18  --slide --diagonal  depth "));
+  CHECK(contains(a.err, "position 18/18: 1ox2/o2x1/o1x1x/2ox1/3ox o 0 0 28 30  --clock-limit 40  depth "));
   CHECK(run_moon("bench --engine nonsense").status == 2);
   const Run too_shallow = run_moon("bench --depth-offset -9");
   CHECK(too_shallow.status == 2);

@@ -61,7 +61,9 @@ int bench_command(Args args) {
   }
   const auto positions = search_bench_positions();
   const auto result = run_search_bench(options, [&](std::size_t i, const SearchResult& r) {
-    std::cerr << "position " << i + 1 << "/" << positions.size() << ": " << positions[i].fen << "  depth " << r.depth
+    const std::string rules = rule_flags(positions[i].rules);
+    std::cerr << "position " << i + 1 << "/" << positions.size() << ": " << positions[i].fen
+              << (rules.empty() ? "" : "  " + rules) << "  depth " << r.depth
               << "  score " << to_string(r.score_info) << "  best " << to_string(r.best) << "  nodes " << r.nodes
               << "\n";
   });

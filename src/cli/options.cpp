@@ -74,6 +74,15 @@ Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::
   return parse_int(*v, flag, low, high);
 }
 
+std::string rule_flags(const Rules& rules) {
+  std::string flags;
+  const auto add = [&](const std::string& flag) { flags += (flags.empty() ? "" : " ") + flag; };
+  if (rules.slide()) add("--slide");
+  if (rules.diagonal()) add("--diagonal");
+  if (rules.clock_limit != Rules::default_clock_limit) add("--clock-limit " + std::to_string(rules.clock_limit));
+  return flags;
+}
+
 Expected<bool> PositionOptions::consume(ArgReader& reader) {
   if (reader.flag("--fen")) {
     auto v = reader.value();

@@ -65,6 +65,10 @@ struct PositionOptions {
   Expected<Position> position() const;
 };
 
+// The options above that select these rules, as typed on the command line ("--slide
+// --clock-limit 40"); empty for the default rules.
+std::string rule_flags(const Rules& rules);
+
 inline constexpr std::string_view position_options_help =
     "  --fen FEN          start from this position string (quote it); default: the start\n"
     "  --slide            variant: counters slide like rooks instead of stepping one square\n"
