@@ -23,8 +23,8 @@ std::size_t physical_memory_mb() {
 
 Expected<bool> check_table_size(std::size_t mb, std::size_t memory_mb) {
   if (memory_mb && mb > memory_mb)
-    return Error{"hash size " + std::to_string(mb) + " MB is more than this machine's memory (" +
-                 std::to_string(memory_mb) + " MB)"};
+    return Error{"hash size " + std::to_string(mb) + " MiB is more than this machine's memory (" +
+                 std::to_string(memory_mb) + " MiB)"};
   return true;
 }
 

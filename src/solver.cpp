@@ -94,7 +94,7 @@ Solver::~Solver() = default;
 
 Expected<bool> Solver::set_options(SolveOptions options) {
   if (options.hash_mb > max_solve_hash_mb)
-    return Error{"hash size " + std::to_string(options.hash_mb) + " MB is out of range (0-" +
+    return Error{"hash size " + std::to_string(options.hash_mb) + " MiB is out of range (0-" +
                  std::to_string(max_solve_hash_mb) + ")"};
   if (options.threads < 1 || options.threads > max_solve_threads)
     return Error{"thread count " + std::to_string(options.threads) + " is out of range (1-" +

@@ -9,7 +9,7 @@ namespace moon {
 
 Expected<bool> TranspositionTable::resize(std::size_t mb) {
   if (mb < min_mb || mb > max_mb)
-    return Error{"hash size must be from " + std::to_string(min_mb) + " to " + std::to_string(max_mb) + " MB, not " +
+    return Error{"hash size must be from " + std::to_string(min_mb) + " to " + std::to_string(max_mb) + " MiB, not " +
                  std::to_string(mb)};
   // Before allocating: a table larger than the machine would be killed while it is cleared.
   if (auto fits = check_table_size(mb); !fits) return fits;
@@ -19,7 +19,7 @@ Expected<bool> TranspositionTable::resize(std::size_t mb) {
     return true;
   }
   std::unique_ptr<Bucket[]> fresh(new (std::nothrow) Bucket[count]);
-  if (!fresh) return Error{"cannot allocate a " + std::to_string(mb) + " MB hash table"};
+  if (!fresh) return Error{"cannot allocate a " + std::to_string(mb) + " MiB hash table"};
   buckets_ = std::move(fresh);
   bucket_count_ = count;
   generation_ = 0;

@@ -36,8 +36,8 @@ inline std::size_t over_memory_mb() {
 
 // The library's message for a table of mb MiB on this machine (memory.hpp).
 inline std::string over_memory_message(std::size_t mb) {
-  return "hash size " + std::to_string(mb) + " MB is more than this machine's memory (" +
-         std::to_string(meminfo_total_mb()) + " MB)";
+  return "hash size " + std::to_string(mb) + " MiB is more than this machine's memory (" +
+         std::to_string(meminfo_total_mb()) + " MiB)";
 }
 
 // While it lives, this process cannot take more than `extra_mb` MiB of address space beyond what

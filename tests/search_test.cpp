@@ -646,7 +646,7 @@ TEST_CASE("hash sizes are checked against the machine's memory") {
   CHECK(check_table_size(50, 50).has_value());
   const auto refused = check_table_size(51, 50);
   REQUIRE_FALSE(refused.has_value());
-  CHECK(refused.error().message == "hash size 51 MB is more than this machine's memory (50 MB)");
+  CHECK(refused.error().message == "hash size 51 MiB is more than this machine's memory (50 MiB)");
   CHECK(check_table_size(std::size_t{1} << 40, 0).has_value());  // memory unknown: the allocation decides
   // The library (sysconf) and the kernel's /proc/meminfo agree on the machine's memory.
   const std::size_t meminfo = test::meminfo_total_mb();

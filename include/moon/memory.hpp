@@ -15,7 +15,7 @@ namespace moon {
 std::size_t physical_memory_mb();
 
 // True if a table of mb MiB fits in memory_mb MiB (anything fits when memory_mb is 0, unknown),
-// else the error "hash size <mb> MB is more than this machine's memory (<memory_mb> MB)".
+// else the error "hash size <mb> MiB is more than this machine's memory (<memory_mb> MiB)".
 Expected<bool> check_table_size(std::size_t mb, std::size_t memory_mb);
 // The same against physical_memory_mb().
 Expected<bool> check_table_size(std::size_t mb);

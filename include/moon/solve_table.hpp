@@ -55,7 +55,7 @@ class SolveTable {
   Expected<bool> resize(std::size_t mb) {
     if (auto fits = check_table_size(mb); !fits) return fits;
     if (mb > std::numeric_limits<std::size_t>::max() >> 20 || !resize_bytes(mb << 20))
-      return Error{"cannot allocate a " + std::to_string(mb) + " MB hash table"};
+      return Error{"cannot allocate a " + std::to_string(mb) + " MiB hash table"};
     return true;
   }
   // The same in bytes (rounded down to whole 64-byte buckets), without the memory check: tests

@@ -20,7 +20,7 @@ namespace {
 Expected<bool> validate(const SearchOptions& o) {
   if (o.hash_mb < TranspositionTable::min_mb || o.hash_mb > TranspositionTable::max_mb)
     return Error{"hash size must be from " + std::to_string(TranspositionTable::min_mb) + " to " +
-                 std::to_string(TranspositionTable::max_mb) + " MB, not " + std::to_string(o.hash_mb)};
+                 std::to_string(TranspositionTable::max_mb) + " MiB, not " + std::to_string(o.hash_mb)};
   if (o.threads < 1 || o.threads > max_search_threads)
     return Error{"threads must be from 1 to " + std::to_string(max_search_threads) + ", not " +
                  std::to_string(o.threads)};
