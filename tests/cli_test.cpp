@@ -141,6 +141,12 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"match --quiet=yes", "moon match", "(--quiet takes no value)"},
       {"play --diagonal=0", "moon play", "(--diagonal takes no value)"},
       {"analyze --help=1", "moon analyze", "(--help takes no value)"},
+      // Lists of settings with an empty item are refused, not read as if it were not there.
+      {"match --a full:", "moon match", "the feature list '' has an empty item"},
+      {"match --a full:+history,", "moon match", "the feature list '+history,' has an empty item"},
+      {"match --a-eval ''", "moon match", "the weight list '' has an empty item"},
+      {"match --b-eval mobility=3,,material=5", "moon match", "has an empty item"},
+      {"bench --engine full:+history,", "moon bench", "has an empty item"},
       {"show c3", "moon show", "c3"},
       {"show b4 b4", "moon show", "occupied"},
       {"show b4 b3c3", "moon show", "in hand"},

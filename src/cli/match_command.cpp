@@ -131,7 +131,8 @@ int match_command(Args args) {
   MatchSetup setup;
   std::int64_t games = 100, concurrency = 1;
   bool quiet = false;
-  std::string a_text = "full", b_text = "plain", a_eval, b_eval;
+  std::string a_text = "full", b_text = "plain";
+  std::optional<std::string> a_eval, b_eval;  // the default weights unless given
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help
@@ -194,11 +195,11 @@ int match_command(Args args) {
   setup.a = *a;
   setup.b = *b;
   for (auto [text, engine, flag] : {std::tuple{&a_eval, &setup.a, "--a-eval"}, std::tuple{&b_eval, &setup.b, "--b-eval"}}) {
-    if (text->empty()) continue;
-    const auto w = parse_weights(*text);
+    if (!*text) continue;
+    const auto w = parse_weights(**text);
     if (!w) return usage_error(name, std::string(flag) + ": " + w.error().message);
     engine->weights = *w;
-    engine->text += " [" + *text + "]";
+    engine->text += " [" + **text + "]";
   }
   if (!has_limit(setup.limits)) setup.limits.movetime_ms = 100;
   games += games % 2;

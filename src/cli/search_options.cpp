@@ -1,7 +1,9 @@
 #include "cli/search_options.hpp"
 
-#include <sstream>
+#include <string_view>
+#include <vector>
 
+#include "moon/notation.hpp"
 #include "moon/transposition_table.hpp"
 
 namespace moon::cli {
@@ -48,6 +50,24 @@ Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options) 
 
 bool has_limit(const SearchLimits& limits) { return limits.depth || limits.movetime_ms || limits.nodes; }
 
+namespace {
+
+// The comma-separated items of a list, empty ones kept (so that "a,,b", "a," and "" are seen
+// as a mistake, where a stream would drop the trailing one); an error names the first empty one.
+Expected<std::vector<std::string>> list_items(const std::string& text, std::string_view what) {
+  std::vector<std::string> items;
+  for (std::size_t begin = 0;;) {
+    const std::size_t comma = text.find(',', begin);
+    items.push_back(text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
+    if (items.back().empty())
+      return Error{std::string(what) + " " + quoted(text) + " has an empty item (a comma too many, or none given)"};
+    if (comma == std::string::npos) return items;
+    begin = comma + 1;
+  }
+}
+
+}  // namespace
+
 Expected<SearchFeatures> parse_features(const std::string& text) {
   const auto colon = text.find(':');
   const std::string base = text.substr(0, colon);
@@ -55,8 +75,9 @@ Expected<SearchFeatures> parse_features(const std::string& text) {
   if (base == "plain") f = SearchFeatures::plain();
   else if (base != "full") return Error{"engine settings must start with 'full' or 'plain', not '" + base + "'"};
   if (colon == std::string::npos) return f;
-  std::stringstream rest(text.substr(colon + 1));
-  for (std::string item; std::getline(rest, item, ',');) {
+  const auto items = list_items(text.substr(colon + 1), "the feature list");
+  if (!items) return items.error();
+  for (const std::string& item : *items) {
     if (item.size() < 2 || (item[0] != '+' && item[0] != '-')) return Error{"feature '" + item + "' must be +NAME or -NAME"};
     const std::string feature = item.substr(1);
     bool* flag = feature == "alphabeta"    ? &f.alpha_beta
@@ -75,8 +96,9 @@ Expected<SearchFeatures> parse_features(const std::string& text) {
 
 Expected<EvalWeights> parse_weights(const std::string& text) {
   EvalWeights w;
-  std::stringstream list(text);
-  for (std::string item; std::getline(list, item, ',');) {
+  const auto items = list_items(text, "the weight list");
+  if (!items) return items.error();
+  for (const std::string& item : *items) {
     const auto eq = item.find('=');
     if (eq == std::string::npos) return Error{"weight '" + item + "' must be NAME=VALUE"};
     const std::string weight = item.substr(0, eq), value = item.substr(eq + 1);
