@@ -195,12 +195,13 @@ std::string to_string(const Position& pos) {
 
 Expected<Position> parse_position(std::string_view text, const Rules& rules) {
   if (const auto valid = make_rules(rules.movement, rules.capture_lines, rules.clock_limit); !valid) return valid.error();
+  if (text.empty()) return Error{"the position string is empty"};
   const auto fields = split(text, ' ');
   for (auto f : fields)
     if (f.empty()) return Error{"position string " + quoted(text) + ": fields must be separated by single spaces"};
   if (fields.size() != 6 && fields.size() != 2)
     return Error{"position string " + quoted(text) + " has " + std::to_string(fields.size()) +
-                 " fields; it needs 6 (board side x-hand o-hand clock fullmove) or 2 (board side)"};
+                 (fields.size() == 1 ? " field" : " fields") + "; it needs 6 (board side x-hand o-hand clock fullmove) or 2 (board side)"};
 
   const auto board = parse_board(fields[0]);
   if (!board) return board.error();

@@ -138,8 +138,8 @@ TEST_CASE("malformed position strings are refused with a message naming the prob
   };
   const Case cases[] = {
       // Fields: only six, or two (the last four left out together).
-      {"", "single spaces"},
-      {"5/5/5/5/5", "fields"},
+      {"", "the position string is empty"},
+      {"5/5/5/5/5", "has 1 field;"},
       {"5/5/5/5/5 x 12", "fields"},
       {"5/5/5/5/5 x 12 12", "fields"},
       {"5/5/5/5/5 x 12 12 0", "fields"},
@@ -149,7 +149,7 @@ TEST_CASE("malformed position strings are refused with a message naming the prob
       {" 5/5/5/5/5 x", "single spaces"},
       {"5/5/5/5/5 x ", "single spaces"},
       {"5/5/5/5/5 x 12  12 0 1", "single spaces"},
-      {"5/5/5/5/5\tx", "fields"},
+      {"5/5/5/5/5\tx", "has 1 field;"},
       // Ranks: exactly five, each covering exactly 5 squares.
       {"5/5/5/5 x", "ranks"},
       {"5/5/5/5/5/5 x", "ranks"},

@@ -168,7 +168,7 @@ TEST_CASE("protocol: a rejected position command leaves the previous position") 
       {"position startpos moves zz", "not a move"},
       {"position fen 6/5/5/5/5 x 12 12 0 1", "rank 5"},
       {"position fen 5/5/5/5/5 x 12 11 0 1", "alternation"},
-      {"position fen 5/5/5/5/5", "fields"},
+      {"position fen 5/5/5/5/5", "has 1 field;"},
       {"position fen", "position string"},
       {"position fen moves b4", "position string"},
       {"position", "startpos"},

@@ -81,9 +81,9 @@ int solve_command(Args args) {
   auto pos = where.position();
   if (!pos) return usage_error(name, pos.error().message);
   Position position = *pos;
-  for (std::string_view text : moves) {
-    const auto m = parse_move(text, position);
-    if (!m) return usage_error(name, "move '" + std::string(text) + "': " + m.error().message);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const auto m = parse_move(moves[i], position);
+    if (!m) return usage_error(name, "move " + std::to_string(i + 1) + ": " + m.error().message);  // as moon show
     position.play(*m);
   }
 
