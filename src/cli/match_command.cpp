@@ -136,6 +136,7 @@ int match_command(Args args) {
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help
+                << "                     (a move's limit; without one, --movetime 100)\n"
                 << "  --hash MB          each engine's table in MiB (default 16)\n\nEngine SETTINGS:\n"
                 << features_help;
       return 0;

@@ -20,7 +20,7 @@ constexpr std::string_view help =
     "A game against the engine in the terminal. Standard input is read line by line (so a\n"
     "game can be scripted); end of input quits. At your turn type a move (b4, b3c3, 0000 or\n"
     "'pass' when blocked) or one of:\n"
-    "  moves   list your legal moves and what each captures\n"
+    "  moves   list your legal moves and how many counters each captures: b3c3(x2)\n"
     "  hint    ask the engine for a move\n"
     "  undo    take back your last move and the engine's reply\n"
     "  quit    end the game\n"
@@ -90,6 +90,7 @@ int play_command(Args args) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << "  --depth D          engine searches D plies deep\n"
                 << "  --movetime MS      engine searches MS milliseconds a move (default 1000)\n"
+                << "  --nodes N          engine searches N nodes a move\n"
                 << engine_options_help;
       return 0;
     }
