@@ -147,6 +147,7 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"match --a-eval ''", "moon match", "the weight list '' has an empty item"},
       {"match --b-eval mobility=3,,material=5", "moon match", "has an empty item"},
       {"bench --engine full:+history,", "moon bench", "has an empty item"},
+      {"solve b4 b4", "moon solve", "move 2: "},  // numbered, as moon show does
       {"show c3", "moon show", "c3"},
       {"show b4 b4", "moon show", "occupied"},
       {"show b4 b3c3", "moon show", "in hand"},
@@ -236,6 +237,14 @@ TEST_CASE("moon solve under a limit on the address space: smaller thread stacks,
   CHECK(refused.err.rfind("moon solve: cannot make 256 solver threads: cannot start a thread with a 16 MiB stack: ", 0) == 0);
 }
 #endif
+
+TEST_CASE("--version prints the version") {
+  const Run run = run_moon("--version");
+  CHECK(run.status == 0);
+  CHECK(run.out.rfind("moon ", 0) == 0);
+  CHECK(run.out.find("unknown") == std::string::npos);
+  CHECK(lines(run.out).size() == 1);
+}
 
 TEST_CASE("--help exits 0 and prints the usage") {
   for (const char* args : {"--help", "-h", "perft --help", "show --help", "perft --help 3"}) {

@@ -1,10 +1,14 @@
-// The moon program: perft, position display and (as they land) search, play and protocol.
+// The moon program: its commands, --help and --version.
 #include <iostream>
 #include <string_view>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "moon/notation.hpp"
+
+#ifndef MOON_VERSION
+#define MOON_VERSION "unknown"
+#endif
 
 namespace {
 
@@ -30,6 +34,7 @@ void print_help(std::ostream& out) {
          "\n"
          "Usage: moon <command> [options]\n"
          "       moon <command> --help\n"
+         "       moon --version\n"
          "\n"
          "Commands:\n";
   for (const Command& c : commands) {
@@ -51,6 +56,10 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_help(std::cout);
+    return 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "moon " MOON_VERSION "\n";
     return 0;
   }
   for (const Command& c : commands)
