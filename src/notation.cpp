@@ -189,7 +189,8 @@ std::string to_string(const Position& pos) {
   }
   text += ' ' + to_string(pos.side_to_move());
   text += ' ' + std::to_string(pos.in_hand(x)) + ' ' + std::to_string(pos.in_hand(o));
-  text += ' ' + std::to_string(pos.clock()) + ' ' + std::to_string(std::min(std::uint32_t(pos.fullmove()), max_fullmove));
+  const std::uint32_t fullmove = std::min(std::uint32_t(pos.fullmove()), max_fullmove);
+  text += ' ' + std::to_string(pos.clock()) + ' ' + std::to_string(fullmove);
   return text;
 }
 
@@ -201,7 +202,8 @@ Expected<Position> parse_position(std::string_view text, const Rules& rules) {
     if (f.empty()) return Error{"position string " + quoted(text) + ": fields must be separated by single spaces"};
   if (fields.size() != 6 && fields.size() != 2)
     return Error{"position string " + quoted(text) + " has " + std::to_string(fields.size()) +
-                 (fields.size() == 1 ? " field" : " fields") + "; it needs 6 (board side x-hand o-hand clock fullmove) or 2 (board side)"};
+                 (fields.size() == 1 ? " field" : " fields") +
+                 "; it needs 6 (board side x-hand o-hand clock fullmove) or 2 (board side)"};
 
   const auto board = parse_board(fields[0]);
   if (!board) return board.error();

@@ -593,7 +593,8 @@ TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal mo
   CHECK(search(win5, 9, SearchOptions{16, 2, {}}).score == search(win5, 9).score);
 }
 
-TEST_CASE("an exception from the iteration callback ends a search with helper threads" * doctest::test_suite("threads")) {
+TEST_CASE("an exception from the iteration callback ends a search with helper threads" *
+          doctest::test_suite("threads")) {
   // The helpers, still searching when the callback throws, are stopped and joined on the way out
   // (destroying them running would end the process), and the Searcher can search again.
   Searcher searcher(SearchOptions{4, 2, {}});

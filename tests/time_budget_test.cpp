@@ -27,7 +27,8 @@ TEST_CASE("time planning: a share of the clock, and no overflow whatever the tim
   // Times a frontend may pass through the C API: the budget stays within the time left (under
   // UndefinedBehaviorSanitizer in CI, an overflowing product would fail this case).
   constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
-  for (const auto& [left, increment] : {std::pair{most, most}, std::pair{most, most / 3}, std::pair{std::int64_t{1000}, most}}) {
+  const std::pair<std::int64_t, std::int64_t> extremes[] = {{most, most}, {most, most / 3}, {1000, most}};
+  for (const auto& [left, increment] : extremes) {
     clock.time_left_ms = left;
     clock.increment_ms = increment;
     budget = search::plan_time(clock);

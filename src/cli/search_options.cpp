@@ -52,8 +52,8 @@ bool has_limit(const SearchLimits& limits) { return limits.depth || limits.movet
 
 namespace {
 
-// The comma-separated items of a list, empty ones kept (so that "a,,b", "a," and "" are seen
-// as a mistake, where a stream would drop the trailing one); an error names the first empty one.
+// The comma-separated items of a list; an empty one ("a,,b", "a,", "") is an error, where
+// reading with a stream would drop a trailing one silently.
 Expected<std::vector<std::string>> list_items(const std::string& text, std::string_view what) {
   std::vector<std::string> items;
   for (std::size_t begin = 0;;) {
