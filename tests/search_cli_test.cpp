@@ -342,7 +342,7 @@ TEST_CASE("Ctrl-C while solve makes its table ends the program at once") {
 
 TEST_CASE("Ctrl-C is left ignored when the program starts with it ignored") {
   // As a shell starts a script's background jobs: Ctrl-C is for the foreground, and the search
-  // runs on (to be ended here by SIGTERM).
+  // runs on (until the ChildProcess, going out of scope, kills it).
   test::ChildProcess program({MOON_PROGRAM, "analyze", "--depth", "100"}, true,
                              test::ChildProcess::Interrupts::ignored);
   using std::chrono::milliseconds;
