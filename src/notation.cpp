@@ -137,6 +137,8 @@ Expected<Move> parse_move(std::string_view text, const Position& pos) {
   Move move;
   if (text == "0000") {
     move = Move::pass();
+  } else if (text == "pass") {  // what a person may well type (moon play takes it as a word)
+    return Error{shown + " is not move text: the pass is written 0000"};
   } else if (text.size() == 2) {
     const auto to = parse_square(text);
     if (!to) return Error{shown + " is not a move: " + to.error().message};

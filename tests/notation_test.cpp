@@ -292,6 +292,7 @@ TEST_CASE("move texts that are malformed or illegal are refused with the reason"
       {placement, "b4c3d", "not a move"},
       {placement, "00000", "not a move"},
       {placement, "000", "not a move"},
+      {blocked, "pass", "'pass' is not move text: the pass is written 0000"},
       {placement, "f1", "not a square"},
       {placement, "a0", "not a square"},
       {placement, "a6", "not a square"},
