@@ -148,6 +148,9 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"match --b-eval mobility=3,,material=5", "moon match", "has an empty item"},
       {"bench --engine full:+history,", "moon bench", "has an empty item"},
       {"solve b4 b4", "moon solve", "move 2: "},  // numbered, as moon show does
+      // The same largest limits as the protocol's; numbers past int64 refused, not wrapped.
+      {"analyze --movetime 1000000000001", "moon analyze", "from 1 to 1000000000000, not '1000000000001'"},
+      {"analyze --nodes 9223372036854775808", "moon analyze", "from 1 to 1000000000000000000"},
       {"show c3", "moon show", "c3"},
       {"show b4 b4", "moon show", "occupied"},
       {"show b4 b3c3", "moon show", "in hand"},

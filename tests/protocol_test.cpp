@@ -659,6 +659,13 @@ TEST_CASE("protocol: search limits from the clocks keep the move overhead back")
   CHECK(limits->depth == 7);
   CHECK(limits->nodes == 1000);
   CHECK(go({"infinite"}).infinite);
+  // The largest limits, 19 digits for the nodes, are taken; one more, or past int64, is refused.
+  CHECK(go({"nodes", "1000000000000000000"}).nodes == 1'000'000'000'000'000'000);
+  CHECK(go({"movetime", "1000000000000"}).movetime_ms == 1'000'000'000'000);
+  for (const auto& words : {std::vector<std::string_view>{"nodes", "1000000000000000001"},
+                            std::vector<std::string_view>{"nodes", "9223372036854775808"},
+                            std::vector<std::string_view>{"movetime", "1000000000001"}})
+    CHECK_FALSE(parse_go(words).has_value());
 }
 
 TEST_CASE("protocol: random lines never break the engine; its position stays valid") {

@@ -30,6 +30,11 @@ namespace moon {
 // Iterations stop here; also the longest principal variation reported.
 inline constexpr int max_search_depth = 100;
 
+// The largest node count and time (ms) the moon program and the protocol take as a limit: round
+// numbers far beyond any search (10^12 ms is about 31 years). The library takes any.
+inline constexpr std::int64_t max_limit_nodes = 1'000'000'000'000'000'000;
+inline constexpr std::int64_t max_limit_ms = 1'000'000'000'000;
+
 struct SearchLimits {
   int depth = 0;                   // 0: no depth limit (up to max_search_depth)
   std::uint64_t nodes = 0;         // 0: no node limit (exact with one thread, approximate with more)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 
 #include "moon/notation.hpp"
 
@@ -57,10 +58,12 @@ Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, s
                             std::to_string(high) + ", not " + quoted(text);
   const bool negative = !text.empty() && text[0] == '-';
   const std::string_view digits = negative ? text.substr(1) : text;
-  if (digits.empty() || digits.size() > 18) return Error{range};  // 18 digits cannot overflow
+  if (digits.empty()) return Error{range};
   std::int64_t value = 0;
   for (char c : digits) {
     if (c < '0' || c > '9') return Error{range};
+    // Past what int64 holds is out of range whatever `high` is (10^18, 19 digits, is a limit).
+    if (value > (std::numeric_limits<std::int64_t>::max() - (c - '0')) / 10) return Error{range};
     value = value * 10 + (c - '0');
   }
   if (negative) value = -value;

@@ -9,7 +9,6 @@
 namespace moon::cli {
 
 Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits) {
-  constexpr std::int64_t max_ms = std::int64_t(1) << 40;
   if (reader.flag("--depth")) {
     const auto d = int_value(reader, "--depth", 1, max_search_depth);
     if (!d) return d.error();
@@ -17,13 +16,13 @@ Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits) {
     return true;
   }
   if (reader.flag("--movetime")) {
-    const auto ms = int_value(reader, "--movetime", 1, max_ms);
+    const auto ms = int_value(reader, "--movetime", 1, max_limit_ms);  // as the protocol's
     if (!ms) return ms.error();
     limits.movetime_ms = *ms;
     return true;
   }
   if (reader.flag("--nodes")) {
-    const auto n = int_value(reader, "--nodes", 1, std::int64_t(1) << 60);
+    const auto n = int_value(reader, "--nodes", 1, max_limit_nodes);
     if (!n) return n.error();
     limits.nodes = std::uint64_t(*n);
     return true;

@@ -35,13 +35,6 @@ Expected<Position> parse_position_command(Words words, const Rules& rules) {
   return pos;
 }
 
-namespace {
-
-constexpr std::int64_t max_nodes = 1'000'000'000'000'000'000;
-constexpr std::int64_t max_time_ms = 1'000'000'000'000;  // about 31 years
-
-}  // namespace
-
 Expected<GoCommand> parse_go(Words words) {
   GoCommand go;
   bool seen_limit = false;
@@ -82,11 +75,11 @@ Expected<GoCommand> parse_go(Words words) {
       if (value) go.depth = int(*value);
     } else if (key == "nodes") {
       fresh = once(go.nodes != 0);
-      value = number(1, max_nodes);
+      value = number(1, max_limit_nodes);
       if (value) go.nodes = std::uint64_t(*value);
     } else if (key == "movetime") {
       fresh = once(go.movetime_ms != 0);
-      value = number(1, max_time_ms);
+      value = number(1, max_limit_ms);
       if (value) go.movetime_ms = *value;
     } else if (key == "perft") {
       fresh = once(go.perft_depth.has_value());
@@ -96,7 +89,7 @@ Expected<GoCommand> parse_go(Words words) {
       const Color side = key[0] == 'x' ? x : o;
       auto& slot = key.substr(1) == "time" ? go.time_ms[side] : go.increment_ms[side];
       fresh = once(slot.has_value());
-      value = number(0, max_time_ms);
+      value = number(0, max_limit_ms);
       if (value) slot = *value;
     }
     if (!fresh) return fresh.error();
