@@ -17,8 +17,6 @@
 
 namespace moon::test {
 
-inline bool starts_with(std::string_view line, std::string_view prefix) { return line.substr(0, prefix.size()) == prefix; }
-
 class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
@@ -121,7 +119,7 @@ class ChildProcess {
 
   // Lines up to and including the first that starts with `prefix` (as read_until()).
   std::vector<std::string> read_until_prefix(std::string_view prefix, std::chrono::milliseconds timeout) {
-    return read_until([prefix](const std::string& line) { return starts_with(line, prefix); }, timeout);
+    return read_until([prefix](const std::string& line) { return line.starts_with(prefix); }, timeout);
   }
 
   // The exit status once the program has ended; nullopt if it is still running at the timeout

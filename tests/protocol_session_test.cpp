@@ -12,7 +12,6 @@
 
 using namespace moon;
 using moon::test::ChildProcess;
-using moon::test::starts_with;
 using namespace std::chrono_literals;
 
 namespace {
@@ -28,7 +27,7 @@ class Protocol : public ChildProcess {
   // Lines up to the first that starts with `prefix`; fails the test if it does not come.
   std::vector<std::string> until(std::string_view prefix) {
     auto lines = read_until_prefix(prefix, patience);
-    REQUIRE_MESSAGE((!lines.empty() && starts_with(lines.back(), prefix)), "no line starting with " << prefix);
+    REQUIRE_MESSAGE((!lines.empty() && lines.back().starts_with(prefix)), "no line starting with " << prefix);
     return lines;
   }
 
@@ -61,11 +60,11 @@ TEST_CASE("session: handshake, a position with moves, a search, quit") {
   p.send("umi");
   const auto hello = p.until("umiok");
   REQUIRE(hello.size() >= 8);
-  CHECK(starts_with(hello[0], "id name moon"));
-  CHECK(starts_with(hello[1], "id author"));
+  CHECK(hello[0].starts_with("id name moon"));
+  CHECK(hello[1].starts_with("id author"));
   for (std::string_view name : {"Hash", "Threads", "Movement", "Diagonal Captures", "Clock Limit"})
     CHECK(std::count_if(hello.begin(), hello.end(), [&](const std::string& l) {
-            return starts_with(l, "option name " + std::string(name) + " type ");
+            return l.starts_with("option name " + std::string(name) + " type ");
           }) == 1);
   p.send("isready");
   CHECK(p.until("readyok").size() == 1);
@@ -81,7 +80,7 @@ TEST_CASE("session: handshake, a position with moves, a search, quit") {
   const auto search = p.until("bestmove");
   CHECK(search.size() == 5);  // one info line per iteration, then bestmove
   for (std::size_t i = 0; i + 1 < search.size(); ++i)
-    CHECK(starts_with(search[i], "info depth " + std::to_string(i + 1) + " score "));
+    CHECK(search[i].starts_with("info depth " + std::to_string(i + 1) + " score "));
   const Position pos = play({"b4", "c4", "d4"});
   CHECK(parse_move(move_of(search.back()), pos).has_value());
   p.quit();
@@ -93,7 +92,7 @@ TEST_CASE("session: go infinite answers isready at once and ends with stop") {
   p.send("go infinite");
   p.send("isready");
   const auto before = p.until("readyok");
-  for (const std::string& line : before) CHECK_FALSE(starts_with(line, "bestmove"));
+  for (const std::string& line : before) CHECK_FALSE(line.starts_with("bestmove"));
   p.send("stop");
   const auto after = p.until("bestmove");
   CHECK(parse_move(move_of(after.back()), play({"a1", "e5"})).has_value());
@@ -153,7 +152,7 @@ TEST_CASE("session: a forced move on the clock is played at once") {
   p.send("go xtime 100000 otime 100000");
   const auto answer = p.until("bestmove");
   CHECK(answer.back() == "bestmove 0000");
-  CHECK(std::none_of(answer.begin(), answer.end(), [](const std::string& l) { return starts_with(l, "info depth"); }));
+  CHECK(std::none_of(answer.begin(), answer.end(), [](const std::string& l) { return l.starts_with("info depth"); }));
   // A 100 s clock would otherwise give this move seconds.
   CHECK(ms_since(start) < 1000);
   p.quit();
@@ -198,7 +197,7 @@ TEST_CASE("session: every kind of malformed line is answered with one error; the
   REQUIRE(answers.size() == bad.size() + 1);
   for (std::size_t i = 0; i < bad.size(); ++i) {
     CAPTURE(bad[i].substr(0, 40));
-    CHECK(starts_with(answers[i], "info string error: "));
+    CHECK(answers[i].starts_with("info string error: "));
   }
   p.send("d");
   const auto board = p.until("rules:");

@@ -19,7 +19,6 @@ using namespace moon;
 namespace {
 
 using test::lines;
-using test::starts_with;
 using test::Run;
 using test::run_moon;
 
@@ -268,7 +267,7 @@ TEST_CASE("threads in the program: match --concurrency, solve --threads and anal
 namespace {
 
 bool has_line_starting(const std::vector<std::string>& lines, const std::string& prefix) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) { return starts_with(line, prefix); });
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) { return line.starts_with(prefix); });
 }
 
 // Runs `moon <args>` until it prints a line starting with `ready`, presses Ctrl-C, and returns
@@ -281,7 +280,7 @@ std::vector<std::string> interrupted_run(const std::vector<std::string>& args, c
   using std::chrono::seconds;
   std::vector<std::string> out = program.read_until_prefix(ready, seconds(60));
   REQUIRE(!out.empty());
-  REQUIRE(starts_with(out.back(), ready));
+  REQUIRE(out.back().starts_with(ready));
   program.interrupt();
   for (const std::string& line : program.read_until_prefix(last, seconds(60))) out.push_back(line);
   status = program.wait(std::chrono::seconds(30));
@@ -299,7 +298,7 @@ TEST_CASE("Ctrl-C stops analyze, solve and match: what they have, then exit stat
     // 100 plies from the start: far beyond what it could finish.
     const auto out = interrupted_run({"analyze", "--depth", "100"}, "depth ", "bestmove ", status);
     CHECK(has_line(out, "moon analyze: interrupted, stopping (Ctrl-C again to quit at once)"));
-    REQUIRE(starts_with(out.back(), "bestmove "));
+    REQUIRE(out.back().starts_with("bestmove "));
     CHECK(parse_move(out.back().substr(9), Position::start()).has_value());
   }
   SUBCASE("solve: nothing proven") {
@@ -317,12 +316,12 @@ TEST_CASE("Ctrl-C stops analyze, solve and match: what they have, then exit stat
     const auto out =
         interrupted_run({"match", "--games", "1000", "--movetime", "10"}, "game 1/1000 ", "Elo difference", status);
     CHECK(has_line(out, "moon match: interrupted, stopping (Ctrl-C again to quit at once)"));
-    const auto is_game = [](const std::string& line) { return starts_with(line, "game "); };
+    const auto is_game = [](const std::string& line) { return line.starts_with("game "); };
     const auto games = std::count_if(out.begin(), out.end(), is_game);
     CHECK(games < 1000);
     CHECK(has_line(out, "Interrupted: " + std::to_string(games) + " of 1000 games finished"));
     CHECK(has_line_starting(out, "Games: " + std::to_string(games) + "  A wins "));
-    CHECK(starts_with(out.back(), "Elo difference (A - B): "));
+    CHECK(out.back().starts_with("Elo difference (A - B): "));
   }
   CHECK(status == 130);
 }
@@ -350,7 +349,7 @@ TEST_CASE("Ctrl-C is left ignored when the program starts with it ignored") {
   program.interrupt();
   // A stopped search would print its bestmove and end well within this time.
   const auto after = program.read_until_prefix("bestmove ", milliseconds(1000));
-  CHECK(std::none_of(after.begin(), after.end(), [](const std::string& line) { return starts_with(line, "moon "); }));
+  CHECK(std::none_of(after.begin(), after.end(), [](const std::string& line) { return line.starts_with("moon "); }));
   CHECK_FALSE(program.wait(milliseconds(0)).has_value());
   CHECK_FALSE(program.ending_signal().has_value());
 }
