@@ -38,7 +38,7 @@ int bench_command(Args args) {
     if (reader.flag("--depth-offset")) {
       const auto v = reader.value();
       if (!v) return usage_error(name, v.error().message);
-      const auto n = parse_int(*v, "--depth-offset", -8, 8);
+      const auto n = parse_whole_number(*v, "--depth-offset", -8, 8);
       if (!n) return usage_error(name, n.error().message);
       options.depth_offset = int(*n);
       continue;

@@ -2,18 +2,26 @@
 
 #include <algorithm>
 #include <iostream>
-#include <limits>
 
 #include "moon/notation.hpp"
 
 namespace moon::cli {
+
+namespace {
+
+// True if arg is `name=VALUE` (VALUE possibly empty).
+bool with_inline_value(std::string_view arg, std::string_view name) {
+  return arg.size() > name.size() && arg.starts_with(name) && arg[name.size()] == '=';
+}
+
+}  // namespace
 
 bool ArgReader::flag(std::string_view name) {
   if (done()) return false;
   const std::string_view arg = current();
   if (arg == name) {
     inline_value_.reset();
-  } else if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
+  } else if (with_inline_value(arg, name)) {
     inline_value_ = std::string(arg.substr(name.size() + 1));
   } else {
     return false;
@@ -36,8 +44,7 @@ std::string ArgReader::unknown(std::string_view kind) const {
   const std::string_view arg = current();
   std::string message = "unknown " + std::string(kind) + " " + quoted(arg);
   for (const std::string& name : bare_flags_)
-    if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=')
-      message += " (" + name + " takes no value)";
+    if (with_inline_value(arg, name)) message += " (" + name + " takes no value)";
   return message;
 }
 
@@ -52,29 +59,10 @@ Expected<std::string> ArgReader::value() {
   return std::string(args_[index_++]);
 }
 
-Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, std::int64_t low,
-                                 std::int64_t high) {
-  const std::string range = std::string(what) + " must be a whole number from " + std::to_string(low) + " to " +
-                            std::to_string(high) + ", not " + quoted(text);
-  const bool negative = !text.empty() && text[0] == '-';
-  const std::string_view digits = negative ? text.substr(1) : text;
-  if (digits.empty()) return Error{range};
-  std::int64_t value = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return Error{range};
-    // Past what int64 holds is out of range whatever `high` is (10^18, 19 digits, is a limit).
-    if (value > (std::numeric_limits<std::int64_t>::max() - (c - '0')) / 10) return Error{range};
-    value = value * 10 + (c - '0');
-  }
-  if (negative) value = -value;
-  if (value < low || value > high) return Error{range};
-  return value;
-}
-
 Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high) {
   const auto v = reader.value();
   if (!v) return v.error();
-  return parse_int(*v, flag, low, high);
+  return parse_whole_number(*v, flag, low, high);
 }
 
 std::string rule_flags(const Rules& rules) {
@@ -104,7 +92,7 @@ Expected<bool> PositionOptions::consume(ArgReader& reader) {
   if (reader.flag("--clock-limit")) {
     auto v = reader.value();
     if (!v) return v.error();
-    auto n = parse_int(*v, "--clock-limit", Rules::min_clock_limit, Rules::max_clock_limit);
+    auto n = parse_whole_number(*v, "--clock-limit", Rules::min_clock_limit, Rules::max_clock_limit);
     if (!n) return n.error();
     rules.clock_limit = int(*n);
     return true;

@@ -11,6 +11,7 @@
 #include "moon/expected.hpp"
 #include "moon/position.hpp"
 #include "moon/rules.hpp"
+#include "whole_number.hpp"
 
 namespace moon::cli {
 
@@ -46,11 +47,6 @@ class ArgReader {
   std::vector<std::string> flags_seen_;
   std::vector<std::string> bare_flags_;  // every name bare_flag() was asked about
 };
-
-// A whole number in [low, high] given on the command line (a leading '-' for a negative one);
-// `what` names it in the message.
-Expected<std::int64_t> parse_int(std::string_view text, std::string_view what, std::int64_t low,
-                                 std::int64_t high);
 
 // The value of the flag just matched by reader.flag(), as a whole number in [low, high].
 Expected<std::int64_t> int_value(ArgReader& reader, std::string_view flag, std::int64_t low, std::int64_t high);

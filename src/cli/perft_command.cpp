@@ -55,7 +55,7 @@ int perft_command(Args args) {
     } else if (depth) {
       return usage_error(name, "more than one DEPTH given ('" + std::string(reader.current()) + "')");
     } else {
-      const auto d = parse_int(reader.current(), "DEPTH", 0, max_perft_depth);
+      const auto d = parse_whole_number(reader.current(), "DEPTH", 0, max_perft_depth);
       if (!d) return usage_error(name, d.error().message);
       depth = int(*d);
       reader.skip();

@@ -111,7 +111,7 @@ Expected<EvalWeights> parse_weights(const std::string& text) {
                  : weight == "first_mover_threat" ? &w.first_mover_threat
                                                   : nullptr;
     if (!field) return Error{"unknown weight '" + weight + "'"};
-    const auto v = parse_int(value, weight, -1000, 1000);
+    const auto v = parse_whole_number(value, weight, -1000, 1000);
     if (!v) return v.error();
     *field = int(*v);
   }

@@ -4,6 +4,7 @@
 
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
+#include "whole_number.hpp"
 
 namespace moon::protocol {
 
@@ -65,7 +66,7 @@ Expected<GoCommand> parse_go(Words words) {
       if (given) return Error{std::string(key) + " is given twice"};
       return true;
     };
-    auto number = [&](std::int64_t low, std::int64_t high) { return parse_number(text, key, low, high); };
+    auto number = [&](std::int64_t low, std::int64_t high) { return parse_whole_number(text, key, low, high); };
 
     Expected<std::int64_t> value = std::int64_t{0};
     Expected<bool> fresh = true;

@@ -8,6 +8,7 @@
 #include "moon/solver.hpp"
 #include "moon/transposition_table.hpp"
 #include "protocol/words.hpp"
+#include "whole_number.hpp"
 
 namespace moon::protocol {
 
@@ -55,7 +56,7 @@ std::string option_declarations() {
 Expected<EngineOptions> set_option(const EngineOptions& current, std::string_view name, std::string_view value) {
   EngineOptions next = current;
   auto number = [&](std::string_view what, std::int64_t low, std::int64_t high) {
-    return parse_number(value, what, low, high);
+    return parse_whole_number(value, what, low, high);
   };
   if (same_name(name, "Hash")) {
     const auto mb = number("Hash", 1, max_hash_mb);

@@ -1,7 +1,5 @@
 #include "protocol/words.hpp"
 
-#include <limits>
-
 namespace moon::protocol {
 
 std::vector<std::string_view> split_words(std::string_view line) {
@@ -24,24 +22,6 @@ std::string join(Words words) {
     text.append(w);
   }
   return text;
-}
-
-Expected<std::int64_t> parse_number(std::string_view text, std::string_view what, std::int64_t low,
-                                    std::int64_t high) {
-  const auto out_of_range = [&] {
-    return Error{std::string(what) + " must be a whole number from " + std::to_string(low) + " to " +
-                 std::to_string(high) + ", not " + quoted(text)};
-  };
-  if (text.empty()) return out_of_range();
-  std::int64_t value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return out_of_range();
-    // Past what int64 holds is out of range whatever `high` is (10^18, 19 digits, is a limit).
-    if (value > (std::numeric_limits<std::int64_t>::max() - (c - '0')) / 10) return out_of_range();
-    value = value * 10 + (c - '0');
-  }
-  if (value < low || value > high) return out_of_range();
-  return value;
 }
 
 }  // namespace moon::protocol

@@ -1,14 +1,13 @@
-// Words of a protocol line: splitting, joining, whole numbers. (Quoting for messages is the
-// library's moon::quoted(), notation.hpp, which the position and move errors use too.)
+// Words of a protocol line: splitting and joining. (Quoting for messages is the library's
+// moon::quoted(), notation.hpp; whole numbers are read by whole_number.hpp, as the moon
+// program's options are.)
 #pragma once
 
-#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "moon/expected.hpp"
 #include "moon/notation.hpp"
 
 namespace moon::protocol {
@@ -20,9 +19,5 @@ std::vector<std::string_view> split_words(std::string_view line);
 
 // The words joined with single spaces.
 std::string join(Words words);
-
-// A whole number of decimal digits in [low, high]; `what` names it in the message.
-Expected<std::int64_t> parse_number(std::string_view text, std::string_view what, std::int64_t low,
-                                    std::int64_t high);
 
 }  // namespace moon::protocol
