@@ -22,23 +22,24 @@ extern "C" void on_interrupt(int) { signalled.store(true); }
 
 }  // namespace
 
-InterruptWatch::InterruptWatch(std::string_view command)
-    : command_(command), watcher_([this](std::stop_token end) { watch(end); }) {
+InterruptWatch::InterruptWatch(std::string_view command) : command_(command) {
   // Started with SIGINT ignored (as a shell starts a script's background jobs, so that Ctrl-C
-  // reaches only the foreground): it stays ignored, and the watch never fires.
+  // reaches only the foreground): it stays ignored, and there is nothing to watch.
   sigaction(SIGINT, nullptr, &replaced);
   if (!(replaced.sa_flags & SA_SIGINFO) && replaced.sa_handler == SIG_IGN) return;
-  installed_ = true;
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
   // SA_RESETHAND: once handled, SIGINT is back to its default, so a second Ctrl-C kills.
   action.sa_flags = SA_RESETHAND | SA_RESTART;
   sigaction(SIGINT, &action, &replaced);
+  // A Ctrl-C before the watcher's first look is not lost: the flag waits for it.
+  watcher_ = std::jthread([this](std::stop_token end) { watch(end); });
 }
 
 InterruptWatch::~InterruptWatch() {
-  if (installed_) sigaction(SIGINT, &replaced, nullptr);
+  if (!watcher_.joinable()) return;  // SIGINT was ignored: nothing was changed
+  sigaction(SIGINT, &replaced, nullptr);
   watcher_.request_stop();
   watcher_.join();
   signalled.store(false);  // for the next watch

@@ -32,11 +32,10 @@ class InterruptWatch {
   void watch(std::stop_token end);
 
   std::string command_;
-  bool installed_ = false;  // the handler is ours (SIGINT was not ignored)
   std::stop_source stop_;
   std::mutex mutex_;
   std::condition_variable_any wake_;
-  std::jthread watcher_;  // last: it starts once the rest is made
+  std::jthread watcher_;  // started once the handler is in place; none if SIGINT was ignored
 };
 
 }  // namespace moon::cli
