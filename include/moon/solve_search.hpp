@@ -461,10 +461,21 @@ class SolveSearch {
     if (hashes.board != hashes.asked) table_.prefetch(hashes.board);
   }
 
-  // A move of pos whose value is at least `value` (the value of pos, proven).
+  // A move of pos whose value is at least `value` (the value of pos, proven). The moves the
+  // table holds for pos come first: the last one stored proved a bound, often `value` itself,
+  // and the others would each need a search of their own.
   Move find_move(const Position& pos, SolveValue value) {
     MoveList list;
     generate_moves<V>(pos, list);
+    const TableKeys keys = table_keys(pos);
+    std::array<Move, 2> stored{};
+    for (int i = 0; i < 2; ++i) {
+      const std::uint64_t key = i == 0 ? keys.exact : keys.board;
+      SolveBounds known;
+      if (table_.probe(key, solve_hash(key), known))
+        stored[i] = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
+    }
+    std::stable_partition(list.begin(), list.end(), [&](Move m) { return m == stored[0] || m == stored[1]; });
     for (Move m : list) {
       const Position child = pos.after<V>(m);
       const SolveValue cb = child_beta(value);
