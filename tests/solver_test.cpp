@@ -279,7 +279,7 @@ TEST_CASE("capture targets and destinations agree with the move generator") {
 TEST_CASE("solver agrees with exhaustive minimax on random positions of every variant") {
   const auto cases = samples(7, 600 / scale, 200000 / scale);
   SolveTable table(16);
-  int wins = 0, draws = 0, losses = 0, blocked = 0, placement = 0, long_games = 0, over = 0;
+  int wins = 0, draws = 0, losses = 0, blocked = 0, placement = 0, long_games = 0, over = 0, uneven_draws = 0;
   for (const Sample& s : cases) {
     INFO(describe(s.pos));
     const SolveResult r = core_solve(s.pos, table);
@@ -287,6 +287,10 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
     CHECK(r.plies == s.truth.plies);
     check_best_move(s.pos, r, s.truth, true);
     if (!s.pos.is_over() && s.truth.outcome != Outcome::draw) CHECK(min_plies_to_decide(s.pos) <= s.truth.plies);
+    if (!s.pos.is_over() && s.truth.outcome == Outcome::draw) {
+      CHECK(min_plies_to_draw(s.pos) <= s.truth.plies);
+      uneven_draws += s.pos.count(x) + s.pos.in_hand(x) != s.pos.count(o) + s.pos.in_hand(o);
+    }
     wins += s.truth.outcome == Outcome::win;
     draws += s.truth.outcome == Outcome::draw;
     losses += s.truth.outcome == Outcome::loss;
@@ -296,24 +300,31 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
     long_games += s.truth.plies > s.pos.rules().clock_limit;
   }
   MESSAGE("wins ", wins, ", draws ", draws, ", losses ", losses, ", blocked ", blocked, ", placement ", placement,
-          ", over ", over, ", games longer than the clock limit ", long_games);
+          ", over ", over, ", games longer than the clock limit ", long_games, ", draws from unequal counts ",
+          uneven_draws);
   // The sample covers every kind of position it should.
   CHECK(wins > 0);
   CHECK(draws > 0);
+  CHECK(uneven_draws > 0);
   CHECK(losses > 0);
   CHECK(blocked > 0);
   CHECK(placement > 0);
   CHECK(long_games > 0);
 }
 
+// The position `text` under the default rules but the clock limit (and the diagonals if asked).
+Position position_at_limit(const char* text, int clock_limit, bool diagonal = false) {
+  Rules rules;
+  rules.clock_limit = clock_limit;
+  if (diagonal) rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
+  const auto pos = parse_position(text, rules);
+  REQUIRE(pos);
+  return *pos;
+}
+
 TEST_CASE("the fewest plies to a win: the placements, then the clock or a knockout") {
   const auto fewest = [](const char* text, int clock_limit, bool diagonal = false) {
-    Rules rules;
-    rules.clock_limit = clock_limit;
-    if (diagonal) rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
-    const auto pos = parse_position(text, rules);
-    REQUIRE(pos);
-    return min_plies_to_decide(*pos);
+    return min_plies_to_decide(position_at_limit(text, clock_limit, diagonal));
   };
   // The start: 24 placements, then, 12 against 12, a capture and the clock's limit, or two
   // captures of at most 6 (9 with the diagonals) with a move of the other side between them.
@@ -334,6 +345,23 @@ TEST_CASE("the fewest plies to a win: the placements, then the clock or a knocko
   CHECK(fewest("xxxxx/xxx2/5/2ooo/ooooo x", 1) == 2);
   CHECK(fewest("xxxxx/xxxx1/5/2ooo/ooooo x 0 0 18 30", 20) == 2);
   CHECK(fewest("xx3/5/5/5/3oo x", 20) == 1);
+}
+
+TEST_CASE("the fewest plies to a draw: the clock, after a capture where the counts differ") {
+  const auto fewest = [](const char* text, int clock_limit) {
+    return min_plies_to_draw(position_at_limit(text, clock_limit));
+  };
+  // Equal counts: the clock's limit from where it stands, after the placements if any.
+  CHECK(fewest("5/1x2o/2o2/5/3x1 x", 20) == 20);
+  CHECK(fewest("5/1x2o/2o2/5/3x1 x 0 0 5 9", 20) == 15);
+  CHECK(fewest("5/5/5/5/5 x 12 12 0 1", 20) == 44);
+  // Unequal counts: a capture on the next ply at the earliest, then the whole clock. This 4 v 3
+  // is a draw in 21; its drawing line of 20 plies, which cannot exist, was sought for 4.1 M nodes.
+  CHECK(fewest("5/1x1xo/o1o2/5/2x1x o", 20) == 21);
+  CHECK(fewest("5/1x1xo/o1o2/5/2x1x o 0 0 12 9", 20) == 21);
+  CHECK(fewest("x4/5/5/5/5 x 2 2 0 1", 20) == 25);
+  // A side with one counter or none once placed ends the game: drawn at the last placement.
+  CHECK(fewest("5/5/5/5/5 x 1 1 0 1", 8) == 2);
 }
 
 // "Lost within 2 plies?" straight from the definitions: every move of the side to move lets the

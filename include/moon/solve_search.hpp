@@ -52,10 +52,16 @@ constexpr int min_plies_to_decide(const Position& pos) {
 inline constexpr Bitboard centre_lines = ((rank_1 << 10) | (file_a << 2)) & ~square_bb(centre);
 
 // The fewest plies in which a game not yet over can end drawn. A capture leaves the capturer
-// with at least two counters, so it never ends a game drawn: only the clock does.
+// with at least two counters, so it never ends a game drawn: only the clock does, with equal
+// counts, or the last placement, leaving both sides one counter or none. Where the counts
+// differ a capture must come first, at the earliest on the next ply, and the clock then runs
+// its whole course from 0 (a pass does not move it).
 constexpr int min_plies_to_draw(const Position& pos) {
-  if (pos.in_placement()) return pos.placements_left();
-  return pos.rules().clock_limit - pos.clock();
+  const auto counters = [&](Color c) { return pos.count(c) + pos.in_hand(c); };
+  const int limit = pos.rules().clock_limit;
+  if (counters(x) != counters(o)) return pos.placements_left() + 1 + limit;
+  if (!pos.in_placement()) return limit - pos.clock();
+  return pos.placements_left() + (counters(x) <= 1 ? 0 : limit);
 }
 
 namespace detail {
@@ -310,7 +316,7 @@ class SolveSearch {
         // uneven_whole_game_wait times the nodes they would otherwise wait for. With equal counts
         // (likely a draw, which only they settle) and in placement they go as before.
         const bool clock_likely_decides =
-            !pos.in_placement() && pos.count(x) != pos.count(o) && d < min_plies_to_draw(pos);
+            !pos.in_placement() && pos.count(x) != pos.count(o) && d < pos.rules().clock_limit - pos.clock();
         const std::uint64_t wait = clock_likely_decides ? uneven_whole_game_wait : 1;
         if (role == SolveRole::alone && !outcome_known() && (deepening_nodes >= wait * whole_game_budget || last)) {
           const std::uint64_t budget = last ? 0 : whole_game_budget;
