@@ -289,7 +289,7 @@ TEST_CASE("solver agrees with exhaustive minimax on random positions of every va
     if (!s.pos.is_over() && s.truth.outcome != Outcome::draw) CHECK(min_plies_to_decide(s.pos) <= s.truth.plies);
     if (!s.pos.is_over() && s.truth.outcome == Outcome::draw) {
       CHECK(min_plies_to_draw(s.pos) <= s.truth.plies);
-      uneven_draws += s.pos.count(x) + s.pos.in_hand(x) != s.pos.count(o) + s.pos.in_hand(o);
+      uneven_draws += s.pos.counters(x) != s.pos.counters(o);
     }
     wins += s.truth.outcome == Outcome::win;
     draws += s.truth.outcome == Outcome::draw;

@@ -88,7 +88,7 @@ template <class V>
 constexpr Score evaluate(const Position& pos, const EvalWeights& w = eval_weights) {
   const Color us = pos.side_to_move(), them = ~us;
   const Bitboard mine = pos.pieces(us), theirs = pos.pieces(them), empty = pos.empty();
-  int score = w.material * (pos.count(us) + pos.in_hand(us) - pos.count(them) - pos.in_hand(them));
+  int score = w.material * (pos.counters(us) - pos.counters(them));
   score += w.corner * (popcount(mine & corner_squares) - popcount(theirs & corner_squares));
 
   if (pos.in_placement()) {

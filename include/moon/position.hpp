@@ -41,6 +41,8 @@ class Position {
   constexpr int fullmove() const { return fullmove_; }
   constexpr const Rules& rules() const { return rules_; }
   constexpr int count(Color c) const { return popcount(pieces_[c]); }
+  // The counters a side owns: on the board and in hand (what it will have once all are placed).
+  constexpr int counters(Color c) const { return count(c) + in_hand(c); }
 
   constexpr bool in_placement() const { return (in_hand_[x] | in_hand_[o]) != 0; }
   // Over only in the movement phase: a side down to one counter, or the clock at its limit.

@@ -36,13 +36,12 @@ constexpr SolveValue terminal_value(const Position& pos) {
 constexpr int min_plies_to_decide(const Position& pos) {
   const int placements = pos.placements_left();
   const int most_captured = pos.rules().diagonal() ? most_captured_with_diagonals : most_captured_orthogonally;
-  const auto counters = [&](Color c) { return pos.count(c) + pos.in_hand(c); };
   const auto knockout_plies = [&](Color loser) {
-    const int to_capture = counters(loser) - 1;
+    const int to_capture = pos.counters(loser) - 1;
     return 2 * ((to_capture + most_captured - 1) / most_captured) - 1;
   };
   const int clock_plies =
-      counters(x) == counters(o) ? 1 + pos.rules().clock_limit : pos.rules().clock_limit - pos.clock();
+      pos.counters(x) == pos.counters(o) ? 1 + pos.rules().clock_limit : pos.rules().clock_limit - pos.clock();
   const int moves = std::min({clock_plies, knockout_plies(x), knockout_plies(o)});
   return placements + std::max(moves, 0);
 }
@@ -57,11 +56,10 @@ inline constexpr Bitboard centre_lines = ((rank_1 << 10) | (file_a << 2)) & ~squ
 // differ a capture must come first, at the earliest on the next ply, and the clock then runs
 // its whole course from 0 (a pass does not move it).
 constexpr int min_plies_to_draw(const Position& pos) {
-  const auto counters = [&](Color c) { return pos.count(c) + pos.in_hand(c); };
   const int limit = pos.rules().clock_limit;
-  if (counters(x) != counters(o)) return pos.placements_left() + 1 + limit;
+  if (pos.counters(x) != pos.counters(o)) return pos.placements_left() + 1 + limit;
   if (!pos.in_placement()) return limit - pos.clock();
-  return pos.placements_left() + (counters(x) <= 1 ? 0 : limit);
+  return pos.placements_left() + (pos.counters(x) <= 1 ? 0 : limit);
 }
 
 namespace detail {
