@@ -825,8 +825,13 @@ class SolveSearch {
       const bool fits = !any_clock_remaining || horizon(v) < any_clock_remaining;
       table_.store(key, hash, fits ? v : beta, solve_win, apply_symmetry(symmetry, m), nodes_ - nodes_before);
       if (searched && moves[i].score < (1 << 20)) {
-        int& h = history_[pos.side_to_move()][m.raw() & 4095];
-        if ((h += 1) > (1 << 18)) halve_history();
+        auto& history = history_[pos.side_to_move()];
+        if ((history[m.raw() & 4095] += 1) > (1 << 18)) halve_history();
+        // The quiet moves tried before it, which failed to answer yes, lose a point each (never
+        // going below 0). Measured (docs/SOLVER.md, "Ordering"): 16% fewer nodes on the 60
+        // random endgames, 11% on 74 fresh ones; the small ones unchanged.
+        for (int j = 0; j < i; ++j)
+          if (moves[j].score < (1 << 20) && history[moves[j].raw & 4095] > 0) --history[moves[j].raw & 4095];
       }
       return v;
     };
