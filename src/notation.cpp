@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "moon/movegen.hpp"
+#include "split_fields.hpp"
 
 namespace moon {
 
@@ -39,19 +40,6 @@ std::string quoted(std::string_view text) {
 
 namespace {
 
-// Splits on single spaces; an empty field (from a doubled, leading or trailing space) is kept
-// so that it can be reported.
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  std::size_t begin = 0;
-  for (;;) {
-    const std::size_t end = text.find(separator, begin);
-    parts.push_back(text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
-    if (end == std::string_view::npos) return parts;
-    begin = end + 1;
-  }
-}
-
 // A whole number made of digits only, within [low, high].
 Expected<std::int64_t> parse_count(std::string_view text, std::string_view what, std::int64_t low,
                                    std::int64_t high) {
@@ -71,7 +59,7 @@ struct Board {
 };
 
 Expected<Board> parse_board(std::string_view text) {
-  const auto ranks = split(text, '/');
+  const auto ranks = split_fields(text, '/');
   if (ranks.size() != 5)
     return Error{"board " + quoted(text) + " has " + std::to_string(ranks.size()) + " ranks; it needs exactly 5"};
   Board board;
@@ -199,7 +187,7 @@ std::string to_string(const Position& pos) {
 Expected<Position> parse_position(std::string_view text, const Rules& rules) {
   if (const auto valid = make_rules(rules.movement, rules.capture_lines, rules.clock_limit); !valid) return valid.error();
   if (text.empty()) return Error{"the position string is empty"};
-  const auto fields = split(text, ' ');
+  const auto fields = split_fields(text, ' ');
   for (auto f : fields)
     if (f.empty()) return Error{"position string " + quoted(text) + ": fields must be separated by single spaces"};
   if (fields.size() != 6 && fields.size() != 2)

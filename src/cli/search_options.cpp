@@ -5,6 +5,7 @@
 
 #include "moon/notation.hpp"
 #include "moon/transposition_table.hpp"
+#include "split_fields.hpp"
 
 namespace moon::cli {
 
@@ -55,14 +56,12 @@ namespace {
 // reading with a stream would drop a trailing one silently.
 Expected<std::vector<std::string>> list_items(const std::string& text, std::string_view what) {
   std::vector<std::string> items;
-  for (std::size_t begin = 0;;) {
-    const std::size_t comma = text.find(',', begin);
-    items.push_back(text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
-    if (items.back().empty())
+  for (std::string_view item : split_fields(text, ',')) {
+    if (item.empty())
       return Error{std::string(what) + " " + quoted(text) + " has an empty item (a comma too many, or none given)"};
-    if (comma == std::string::npos) return items;
-    begin = comma + 1;
+    items.emplace_back(item);
   }
+  return items;
 }
 
 }  // namespace
