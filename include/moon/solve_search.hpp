@@ -466,8 +466,9 @@ class SolveSearch {
   }
 
   // A move of pos whose value is at least `value` (the value of pos, proven). The moves the
-  // table holds for pos come first: the last one stored proved a bound, often `value` itself,
-  // and the others would each need a search of their own.
+  // table holds for pos come first, the exact entry's before the board entry's: the last one
+  // stored proved a bound, often `value` itself, and the others would each need a search of
+  // their own.
   Move find_move(const Position& pos, SolveValue value) {
     MoveList list;
     generate_moves<V>(pos, list);
@@ -479,7 +480,10 @@ class SolveSearch {
       if (table_.probe(key, solve_hash(key), known))
         stored[i] = apply_symmetry(inverse_symmetry(keys.symmetry), known.move);
     }
-    std::stable_partition(list.begin(), list.end(), [&](Move m) { return m == stored[0] || m == stored[1]; });
+    for (const Move m : {stored[1], stored[0]}) {
+      const auto found = std::find(list.begin(), list.end(), m);
+      if (found != list.end()) std::rotate(list.begin(), found, found + 1);
+    }
     for (Move m : list) {
       const Position child = pos.after<V>(m);
       const SolveValue cb = child_beta(value);
