@@ -209,6 +209,32 @@ TEST_CASE("TakeBacks ranks the moves taking back the mover's own last three move
   CHECK(TakeBacks(line).bonus(step("d5", "d4")) + (1 << 18) < 1 << 20);
 }
 
+TEST_CASE("Killers keeps the last two distinct moves that answered yes, the latest first") {
+  const auto at = [](const char* name) { return *parse_square(name); };
+  const auto step = [&](const char* from, const char* to) { return Move::movement(at(from), at(to)); };
+  Killers killers;
+  CHECK(killers.bonus(step("a1", "b1")) == 0);  // none yet
+  CHECK(killers.bonus(Move::placement(at("a1"))) == 0);
+  killers.add(step("a1", "b1"));
+  CHECK(killers.bonus(step("a1", "b1")) == 1 << 16);
+  CHECK(killers.bonus(step("b1", "a1")) == 0);
+  killers.add(step("c3", "c4"));
+  CHECK(killers.bonus(step("c3", "c4")) == 1 << 16);
+  CHECK(killers.bonus(step("a1", "b1")) == 1 << 15);
+  killers.add(step("c3", "c4"));  // the latest again: the one before stays
+  CHECK(killers.bonus(step("c3", "c4")) == 1 << 16);
+  CHECK(killers.bonus(step("a1", "b1")) == 1 << 15);
+  killers.add(step("e5", "e4"));  // a third: the oldest goes
+  CHECK(killers.bonus(step("e5", "e4")) == 1 << 16);
+  CHECK(killers.bonus(step("c3", "c4")) == 1 << 15);
+  CHECK(killers.bonus(step("a1", "b1")) == 0);
+  // Behind the take-back of the mover's last move; a quiet move that is both, with the largest
+  // history score (halved past 1 << 18), still below every capture (1 << 20 on).
+  const std::vector<std::uint16_t> line{step("e4", "e5").raw(), step("a5", "a4").raw()};
+  CHECK(killers.bonus(step("e5", "e4")) < TakeBacks(line).bonus(step("e5", "e4")));
+  CHECK(killers.bonus(step("e5", "e4")) + TakeBacks(line).bonus(step("e5", "e4")) + (1 << 18) < 1 << 20);
+}
+
 TEST_CASE("progress describes what is known of the value, with distances only where they are known") {
   CHECK(describe_bounds(win_in(28), win_in(28)) == "value win in 28 plies");
   CHECK(describe_bounds(win_in(1), win_in(1)) == "value win in 1 ply");
