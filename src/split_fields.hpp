@@ -2,6 +2,7 @@
 // and the moon program's lists of features and weights.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 

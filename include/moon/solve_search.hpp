@@ -123,8 +123,9 @@ constexpr Bitboard destinations(Bitboard us, Bitboard empty) {
 // bonus: (1 << 20) >> k for taking back the k-th last, 0 for any other move. `line` holds the
 // moves (raw) from the root down to the mover's position, the last one the opponent's, so the
 // mover's own are line[size - 2], line[size - 4], ... The bonus is added to the history score
-// (at most about 1 << 18), so the latest take-back comes before every quiet move that takes
-// nothing back, and no quiet move reaches the captures (1 << 20 and more). A side that only has
+// (at most about 1 << 18) and the killer bonus (Killers, at most 1 << 16), so the latest
+// take-back comes before every quiet move that takes nothing back, and no quiet move reaches the
+// captures (1 << 20 and more). A side that only has
 // to hold out, as the defender of "won within d?" does at most nodes of a proof, then steps back
 // and forth, and its refutations lead to few boards, most of them already in the table.
 // Measured (docs/SOLVER.md, "Ordering"): a third fewer nodes on random endgames. Read off the
@@ -147,11 +148,13 @@ class TakeBacks {
   std::array<std::uint16_t, 3> raw_{no_move, no_move, no_move};
 };
 
-// The last two quiet moves that answered yes at one ply of the line (counted from the root of the
-// question), and their ordering bonus: 1 << 16 for the latest, 1 << 15 for the one before, 0
-// for any other move, added to the history score and the take-back bonus (TakeBacks). Nodes at
-// one ply of neighbouring subtrees differ in a few counters, and a move that answered one often
-// answers the next: ahead of most history scores, behind the take-backs. Measured (docs/SOLVER.md,
+// The last two quiet moves that answered yes, searched, at one ply of the line (counted from the
+// root of the question) in the movement phase, and their ordering bonus: 1 << 16 for the latest,
+// 1 << 15 for the one before, 0 for any other move, added to the history score and the take-back
+// bonus (TakeBacks). Like the history, a move the table answered for, or the table move, is not
+// counted, and the killers are kept from one question to the next. Nodes at one ply of
+// neighbouring subtrees differ in a few counters, and a move that answered one often answers the
+// next: ahead of most history scores, behind the take-backs. Measured (docs/SOLVER.md,
 // "Ordering"): 15% fewer nodes and 13% less time on 74 random endgames, 1% fewer nodes and the
 // same time on another 60, 3% more nodes on the smallest of those; with a bonus as large as a
 // take-back's, more endgames dearer.
@@ -852,12 +855,14 @@ class SolveSearch {
       if (searched && moves[i].score < (1 << 20)) {
         auto& history = history_[pos.side_to_move()];
         if ((history[m.raw() & 4095] += 1) > (1 << 18)) halve_history();
-        // The quiet moves tried before it, which failed to answer yes, lose a point each (never
-        // going below 0). Measured (docs/SOLVER.md, "Ordering"): 16% fewer nodes on the 60
-        // random endgames, 11% on 74 fresh ones; the small ones unchanged.
+        // The quiet moves ordered before it, each of which answered no (searched, or settled from
+        // the table by the enhanced transposition cutoffs), lose a point each (never going below
+        // 0). Measured (docs/SOLVER.md, "Ordering"): 16% fewer nodes on the 60 random endgames,
+        // 11.5% on 74 fresh ones; the small ones unchanged.
         for (int j = 0; j < i; ++j)
           if (moves[j].score < (1 << 20) && history[moves[j].raw & 4095] > 0) --history[moves[j].raw & 4095];
-        if (ply_ < line_capacity) killers_[ply_].add(m);
+        // Placement nodes do not read the killers (measured: more nodes on most placement solves).
+        if (!pos.in_placement() && ply_ < line_capacity) killers_[ply_].add(m);
       }
       return v;
     };
