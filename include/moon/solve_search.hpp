@@ -119,18 +119,17 @@ constexpr Bitboard destinations(Bitboard us, Bitboard empty) {
          detail::destinations_toward<east, V::slide>(us, empty) | detail::destinations_toward<west, V::slide>(us, empty);
 }
 
-// The quiet moves that take back one of the mover's own last three moves, and their ordering
-// bonus: (1 << 20) >> k for taking back the k-th last, 0 for any other move. `line` holds the
-// moves (raw) from the root down to the mover's position, the last one the opponent's, so the
-// mover's own are line[size - 2], line[size - 4], ... The bonus is added to the history score
-// (at most about 1 << 18) and the killer bonus (Killers, at most 1 << 16), so the latest
-// take-back comes before every quiet move that takes nothing back, and no quiet move reaches the
-// captures (1 << 20 and more). A side that only has
-// to hold out, as the defender of "won within d?" does at most nodes of a proof, then steps back
-// and forth, and its refutations lead to few boards, most of them already in the table.
-// Measured (docs/SOLVER.md, "Ordering"): a third fewer nodes on random endgames. Read off the
-// line once per node, then compared with each quiet move: decoding the three moves again for
-// every quiet move took 6.7% of the solver's instructions.
+// The quiet moves that take back one of the mover's own last three moves, and their ordering bonus:
+// (1 << 20) >> k for taking back the k-th last, 0 for any other move. `line` holds the moves (raw)
+// from the root down to the mover's position, the last one the opponent's, so the mover's own are
+// line[size - 2], line[size - 4], ... The bonus is added to the history score (at most about
+// 1 << 18) and the killer bonus (Killers, at most 1 << 16), so the latest take-back comes before
+// every quiet move that takes nothing back, and no quiet move reaches the captures (1 << 20 and
+// more). A side that only has to hold out, as the defender of "won within d?" does at most nodes of
+// a proof, then steps back and forth, and its refutations lead to few boards, most of them already
+// in the table. Measured (docs/SOLVER.md, "Ordering"): a third fewer nodes on random endgames. Read
+// off the line once per node, then compared with each quiet move: decoding the three moves again
+// for every quiet move took 6.7% of the solver's instructions.
 class TakeBacks {
  public:
   constexpr explicit TakeBacks(std::span<const std::uint16_t> line) {
@@ -151,13 +150,12 @@ class TakeBacks {
 // The last two quiet moves that answered yes at one ply of the line (counted from the root of the
 // question) in the movement phase, and their ordering bonus: 1 << 16 for the latest, 1 << 15 for
 // the one before, 0 for any other move, added to the history score and the take-back bonus
-// (TakeBacks). Like the history, the table move is not counted (nor a capture), and the killers
-// are kept from one question to the next. Nodes at one ply of
-// neighbouring subtrees differ in a few counters, and a move that answered one often answers the
-// next: ahead of most history scores, behind the take-backs. Measured (docs/SOLVER.md,
-// "Ordering"): 15% fewer nodes and 13% less time on 74 random endgames, 1% fewer nodes and the
-// same time on another 60, 3% more nodes on the smallest of those; with a bonus as large as a
-// take-back's, more endgames dearer.
+// (TakeBacks). Like the history, the table move is not counted (nor a capture), and the killers are
+// kept from one question to the next. Nodes at one ply of neighbouring subtrees differ in a few
+// counters, and a move that answered one often answers the next: ahead of most history scores,
+// behind the take-backs. Measured (docs/SOLVER.md, "Ordering"): 15% fewer nodes and 13% less time
+// on 74 random endgames, 1% fewer nodes and the same time on another 60, 3% more nodes on the
+// smallest of those; with a bonus as large as a take-back's, more endgames dearer.
 class Killers {
  public:
   constexpr void add(Move m) {
