@@ -38,6 +38,8 @@ class Position {
   constexpr int in_hand(Color c) const { return in_hand_[c]; }
   constexpr int placements_left() const { return in_hand_[x] + in_hand_[o]; }  // 0 once moving
   constexpr int clock() const { return clock_; }
+  // The plies left before the clock ends the game, if nothing is captured (movement phase).
+  constexpr int clock_left() const { return rules_.clock_limit - clock_; }
   constexpr int fullmove() const { return fullmove_; }
   constexpr const Rules& rules() const { return rules_; }
   constexpr int count(Color c) const { return popcount(pieces_[c]); }

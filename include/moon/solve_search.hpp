@@ -41,7 +41,7 @@ constexpr int min_plies_to_decide(const Position& pos) {
     return 2 * ((to_capture + most_captured - 1) / most_captured) - 1;
   };
   const int clock_plies =
-      pos.counters(x) == pos.counters(o) ? 1 + pos.rules().clock_limit : pos.rules().clock_limit - pos.clock();
+      pos.counters(x) == pos.counters(o) ? 1 + pos.rules().clock_limit : pos.clock_left();
   const int moves = std::min({clock_plies, knockout_plies(x), knockout_plies(o)});
   return placements + std::max(moves, 0);
 }
@@ -58,7 +58,7 @@ inline constexpr Bitboard centre_lines = ((rank_1 << 10) | (file_a << 2)) & ~squ
 constexpr int min_plies_to_draw(const Position& pos) {
   const int limit = pos.rules().clock_limit;
   if (pos.counters(x) != pos.counters(o)) return pos.placements_left() + 1 + limit;
-  if (!pos.in_placement()) return limit - pos.clock();
+  if (!pos.in_placement()) return pos.clock_left();
   return pos.placements_left() + (pos.counters(x) <= 1 ? 0 : limit);
 }
 
@@ -335,7 +335,7 @@ class SolveSearch {
         // uneven_whole_game_wait times the nodes they would otherwise wait for. With equal counts
         // (likely a draw, which only they settle) and in placement they go as before.
         const bool clock_likely_decides =
-            !pos.in_placement() && pos.count(x) != pos.count(o) && d < pos.rules().clock_limit - pos.clock();
+            !pos.in_placement() && pos.count(x) != pos.count(o) && d < pos.clock_left();
         const std::uint64_t wait = clock_likely_decides ? uneven_whole_game_wait : 1;
         if (role == SolveRole::alone && !outcome_known() && (deepening_nodes >= wait * whole_game_budget || last)) {
           const std::uint64_t budget = last ? 0 : whole_game_budget;
@@ -466,7 +466,7 @@ class SolveSearch {
   // A question that looks less far ahead than the clock goes is asked of the board (any
   // clock): its entry serves the same board at every clock where the question fits.
   static bool asks_board(const Position& pos, SolveValue beta) {
-    return !pos.in_placement() && asks_board(pos.rules().clock_limit - pos.clock(), beta);
+    return !pos.in_placement() && asks_board(pos.clock_left(), beta);
   }
   // The same for a movement-phase position with `remaining` plies of clock left.
   static bool asks_board(int remaining, SolveValue beta) { return horizon(beta) < remaining; }
@@ -578,7 +578,7 @@ class SolveSearch {
   // the question one ply shorter (the deepening asks both in turn). Returns the beta to ask of
   // pos (movement phase, not over) for the question "value >= beta?".
   static SolveValue question_asked(const Position& pos, SolveValue beta) {
-    return pos.in_placement() ? beta : question_asked(pos.rules().clock_limit - pos.clock(), beta);
+    return pos.in_placement() ? beta : question_asked(pos.clock_left(), beta);
   }
   // The same for a movement-phase position with `remaining` plies of clock left (0 for a
   // placement-phase one: its question is asked as it is).
@@ -598,7 +598,7 @@ class SolveSearch {
 
   // A movement-phase position not over, asked a question its value may not settle at once.
   SolveValue search_movement(const Position& pos, SolveValue beta, const TableKeys* known_keys) {
-    const int remaining = pos.rules().clock_limit - pos.clock();
+    const int remaining = pos.clock_left();
     const bool any_clock = asks_board(pos, beta);
     // A question at the edge of the range of a position not over is answered below before the
     // table is reached: no keys (the canonical image) and no bucket are needed for it.
@@ -627,7 +627,7 @@ class SolveSearch {
     // A move that does not capture at clock limit - 1 ends the game, decided by the counts:
     // all those moves are worth the same, known without searching.
     SolveValue best = -solve_win;
-    const bool clock_ends = pos.clock() + 1 >= pos.rules().clock_limit;
+    const bool clock_ends = remaining <= 1;
     const bool has_quiet = (reachable & ~capturing) != 0;
     if (clock_ends && has_quiet) {
       const int n_us = popcount(ours), n_them = popcount(theirs);
@@ -769,7 +769,7 @@ class SolveSearch {
       value = answer;
       return true;
     };
-    const int remaining = pos.rules().clock_limit - pos.clock();
+    const int remaining = pos.clock_left();
     if (asked_entry_answer(remaining, beta, keys, hashes.asked, value, table_move)) return true;
     const bool any_clock = asks_board(pos, beta);
     SolveBounds known;
@@ -977,7 +977,7 @@ class SolveSearch {
       table_.prefetch(asked_hash[i]);
       // A child still in placement has only its exact entry and its question as asked: read as
       // with no clock left, which is how asked_entry_answer() and question_asked() take it.
-      remaining[i] = child.in_placement() ? 0 : std::uint8_t(child.rules().clock_limit - child.clock());
+      remaining[i] = child.in_placement() ? 0 : std::uint8_t(child.clock_left());
     }
     // A child whose entry shows that it answers no would be a node answered by that entry (or
     // sooner): the entry's bound counts towards `best` and the child is not searched. Measured
