@@ -385,7 +385,14 @@ class SolveSearch {
     std::uint16_t raw;
     int score;
     Move move() const { return Move::from_raw(raw); }
+    // Ordered by history (with the take-back and killer bonuses), the quiet moves, below
+    // ruled_score: only they gain or lose history and become killers.
+    bool by_history() const { return score < ruled_score; }
   };
+  // The scores of the moves ordered by rule rather than by history: the table move first, then,
+  // from ruled_score up, captures (by the counters they take) and, in placement at clock limits
+  // 1 and 2, the placements on c3's lines.
+  static constexpr int table_move_score = 1 << 30, ruled_score = 1 << 20;
 
   // What each destination of the side to move would capture (movement phase). search_movement()
   // finds them all at once, before listing the moves; the children are then made without
@@ -658,9 +665,9 @@ class SolveSearch {
     for (Move m : list) {
       int score;
       if (m == table_move) {
-        score = 1 << 30;
+        score = table_move_score;
       } else if (m.kind() == MoveKind::movement && (capturing & square_bb(m.to()))) {
-        score = 1 << 20 | popcount(captures.captured[m.to()]) << 16;
+        score = ruled_score | popcount(captures.captured[m.to()]) << 16;
       } else if (clock_ends && m.kind() == MoveKind::movement) {
         continue;  // scored above
       } else {
@@ -824,7 +831,8 @@ class SolveSearch {
     const bool centre_lines_first = pos.rules().clock_limit <= 2;
     for (Move m : list) {
       const bool first = centre_lines_first && (centre_lines & square_bb(m.to()));
-      moves[n++] = Scored{m.raw(), m == table_move ? 1 << 30 : first ? 1 << 20 : quiet_score(pos.side_to_move(), m, hash)};
+      const int score = m == table_move ? table_move_score : first ? ruled_score : quiet_score(pos.side_to_move(), m, hash);
+      moves[n++] = Scored{m.raw(), score};
     }
     return search_moves(pos, beta, key, hash, keys.symmetry, 0, moves, n, -solve_win, nodes_before, nullptr);
   }
@@ -852,7 +860,7 @@ class SolveSearch {
       const Move m = moves[i].move();
       const bool fits = !any_clock_remaining || horizon(v) < any_clock_remaining;
       table_.store(key, hash, fits ? v : beta, solve_win, apply_symmetry(symmetry, m), nodes_ - nodes_before);
-      if (moves[i].score < (1 << 20)) {
+      if (moves[i].by_history()) {
         auto& history = history_[pos.side_to_move()];
         if ((history[m.raw() & 4095] += 1) > (1 << 18)) halve_history();
         // The quiet moves ordered before it, each of which answered no (searched, or settled from
@@ -860,7 +868,7 @@ class SolveSearch {
         // 0). Measured (docs/SOLVER.md, "Ordering"): 16% fewer nodes on the 60 random endgames,
         // 11.5% on 74 fresh ones; the small ones unchanged.
         for (int j = 0; j < i; ++j)
-          if (moves[j].score < (1 << 20) && history[moves[j].raw & 4095] > 0) --history[moves[j].raw & 4095];
+          if (moves[j].by_history() && history[moves[j].raw & 4095] > 0) --history[moves[j].raw & 4095];
         // Placement nodes do not read the killers (measured: more nodes on most placement solves).
         if (!pos.in_placement() && ply_ < line_capacity) killers_[ply_].add(m);
       }
