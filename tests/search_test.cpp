@@ -407,6 +407,45 @@ TEST_CASE("positions differing only in clock or hands are never conflated by the
   CHECK(b1->score == search(earlier, 8).score);
 }
 
+TEST_CASE("after a change of rules or clear(), no entry of before is used: searches equal fresh ones") {
+  // Keys do not include the rules, so a Searcher empties its table when they change; and an
+  // empty table (just made or cleared) is not written over again. Searching the same board under
+  // other rules must give what a fresh Searcher gives (history differs: the score, not the nodes).
+  std::mt19937 rng(2026'12'02);
+  for (int i = 0; i < 24 / scale; ++i) {
+    const Rules& from = all_variants[std::size_t(i) % 4];
+    const Rules& to = all_variants[std::size_t(i + 1 + i / 4) % 4];
+    const Position first = random_endgame(rng, from);
+    const auto second = parse_position(to_string(first), to);
+    if (!second || second->is_over()) continue;
+    INFO(to_string(first));
+    Searcher one_table;
+    SearchLimits limits;
+    limits.depth = 7;
+    REQUIRE(one_table.search(first, limits).has_value());
+    const auto again = one_table.search(*second, limits);
+    REQUIRE(again.has_value());
+    CHECK(again->score == search(*second, 7).score);
+  }
+  // clear() forgets everything: the same search again visits the same nodes as a fresh one.
+  const Position pos = parse("1x3/2ooo/o2x1/5/1xo2 o");
+  const SearchResult fresh = search(pos, 7);
+  Searcher s;
+  SearchLimits limits;
+  limits.depth = 7;
+  REQUIRE(s.search(pos, limits).has_value());
+  const auto warm = s.search(pos, limits);
+  REQUIRE(warm.has_value());
+  CHECK(warm->nodes < fresh.nodes);  // the table and history of the first search answered
+  s.clear();
+  s.clear();  // a second clear() of the empty table changes nothing
+  const auto cleared = s.search(pos, limits);
+  REQUIRE(cleared.has_value());
+  CHECK(cleared->nodes == fresh.nodes);
+  CHECK(cleared->score == fresh.score);
+  CHECK(cleared->best == fresh.best);
+}
+
 TEST_CASE("a proven draw is reported as a draw, a heuristic balance is not") {
   // One move left on the clock, no capture possible, two counters each: every move draws.
   const SearchResult r = search(parse("o4/5/2x2/5/o3x x 0 0 19 1"), 4);

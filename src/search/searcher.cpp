@@ -48,7 +48,9 @@ struct Searcher::Impl {
   // Orders a search's start (clearing the stop flags) against stop(): a stop() made once
   // is_searching() is true is never lost.
   std::mutex start_mutex;
-  std::optional<Rules> table_rules;  // the rules the table's entries were searched under
+  // The rules the table's entries were searched under; none while the table is empty (made or
+  // cleared since the last search), which any rules may then fill without clearing it again.
+  std::optional<Rules> table_rules;
 
   void make_workers(int count) {
     workers.clear();
@@ -96,7 +98,8 @@ Expected<bool> Searcher::set_options(SearchOptions options) {
 const SearchOptions& Searcher::options() const { return impl_->options; }
 
 void Searcher::clear() {
-  impl_->shared.table.clear();
+  // Writing every entry of a large table takes a while (33 ms for 256 MiB): not when it is empty.
+  if (impl_->table_rules) impl_->shared.table.clear();
   impl_->table_rules.reset();
   for (auto& w : impl_->workers) w->clear();
 }
@@ -136,11 +139,13 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     return SearchResult{Move(), s, score_info(s, true), {}, 0, 0, 0};
   }
 
-  if (im.table_rules != pos.rules()) {
-    // Keys do not include the rules: entries of other rules must go.
+  if (im.table_rules && *im.table_rules != pos.rules()) {
+    // Keys do not include the rules: entries of other rules must go. (A table just made or
+    // cleared is empty: clearing it again here would cost this search's clock the time of
+    // writing every entry, as it did on every first search.)
     shared.table.clear();
-    im.table_rules = pos.rules();
   }
+  im.table_rules = pos.rules();
   shared.table.new_search();
   const search::TimeBudget budget = search::plan_time(limits);
   shared.hard_limit_ms = budget.hard_ms;
