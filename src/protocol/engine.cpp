@@ -371,17 +371,20 @@ SolveOptions Engine::solver_options(const EngineOptions& options) {
 }
 
 void Engine::start_solve(bool every_move) {
-  if (!solver_) {
-    // Making a large table takes seconds (solver.hpp): announced, rather than passed in silence.
-    auto made = Solver::create(solver_options(options_), true);
-    if (!made) return send_error("go solve: " + made.error().message);
-    solver_ = std::move(made).value();
-  } else if (const auto ok = solver_->set_options(solver_options(options_)); !ok) {
-    return send_error("go solve: " + ok.error().message);
-  }
-  worker_ = std::thread([this, every_move, pos = position_, token = new_job()] {
+  // The solver (and its table) is made or set up on the worker, not here: making a large table
+  // takes seconds (solver.hpp), during which `isready` and `stop` must still be answered. While
+  // the worker runs, nothing else touches solver_ (what could is refused while busy()).
+  worker_ = std::thread([this, every_move, pos = position_, options = solver_options(options_), token = new_job()] {
     std::string last;
     try {
+      if (!solver_) {
+        // Announced (a progress line) rather than passed in silence.
+        auto made = Solver::create(options, true);
+        if (!made) return finish("info string error: go solve: " + made.error().message + "\n");
+        solver_ = std::move(made).value();
+      } else if (const auto ok = solver_->set_options(options); !ok) {
+        return finish("info string error: go solve: " + ok.error().message + "\n");
+      }
       const auto result = [&]() -> Expected<SolveResult> {
         if (!every_move || pos.is_over()) return solver_->solve(pos, token);
         // The position's value is its best move's.
