@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdlib>
 #include <cstdint>
 #include <vector>
 
@@ -94,8 +95,11 @@ std::string movement_error(const Position& pos, Square from, Square to) {
   if (!(mine & square_bb(from))) return "there is no " + to_string(us) + " counter on " + name;
   if (from == to) return "a move must go to another square";
   if (pos.occupied() & square_bb(to)) return target + " is occupied";
-  if (file_of(from) != file_of(to) && rank_of(from) != rank_of(to))
-    return "counters move along a rank or a file, never diagonally (" + name + " to " + target + ")";
+  if (file_of(from) != file_of(to) && rank_of(from) != rank_of(to)) {
+    const bool diagonal = std::abs(file_of(from) - file_of(to)) == std::abs(rank_of(from) - rank_of(to));
+    if (diagonal) return "counters move along a rank or a file, never diagonally (" + name + " to " + target + ")";
+    return "counters move along a rank or a file, and " + name + " and " + target + " share neither";
+  }
   if (!pos.rules().slide()) return "a counter moves one square at a time (" + name + " to " + target + ")";
   return "the way from " + name + " to " + target + " is blocked";
 }

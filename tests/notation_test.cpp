@@ -323,6 +323,8 @@ TEST_CASE("move texts that are malformed or illegal are refused with the reason"
       {movement, "a2a4", "one square at a time"},
       {movement, "a2c2", "one square at a time"},
       {movement, "a2c4", "diagonally", true},
+      {movement, "a2b4", "along a rank or a file, and a2 and b4 share neither"},
+      {movement, "a2c3", "a2 and c3 share neither", true},
       {"oo3/5/5/x4/xo1ox x 0 0 4 5", "a1c1", "blocked", true},
       {"oo3/x4/5/o4/x1o1x x 0 0 4 5", "a1a3", "blocked", true},
       {"oo3/x4/5/o4/x1o1x x 0 0 4 5", "e1b1", "blocked", true},
