@@ -102,6 +102,15 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(contains(lose.out, "moon plays c2c1 capturing b1"));
   CHECK(contains(lose.out, "moon wins"));
   CHECK(run_moon("play --side z").status == 2);
+
+  // The word 'pass' is answered as typed, not as the 0000 it is read as.
+  const Run pass = run_moon("play --depth 1", "pass\nquit\n");
+  CHECK(contains(pass.out, "> 'pass' is illegal: counters are still in hand, so x must place one"));
+  // A position already over is not a game anyone won here.
+  const Run over = run_moon("play --fen 'x4/1o3/2x2/5/5 x' --depth 1", "");
+  CHECK(over.status == 0);
+  CHECK(contains(over.out, "this game is already over: x wins; nothing to play\n"));
+  CHECK_FALSE(contains(over.out, "you win"));
 }
 
 TEST_CASE("moon solve: value, distance, best move, nodes and time; progress on standard error") {

@@ -26,7 +26,7 @@ constexpr std::string_view help =
     "  quit    end the game\n"
     "\n"
     "Options:\n"
-    "  --side x|o         the side you play (default x, which moves first)\n";
+    "  --side x|o         the side you play (default x; the side to move starts)\n";
 
 constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit";
 
@@ -116,6 +116,10 @@ int play_command(Args args) {
   if (const auto ok = g.searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
   std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
   show(g.pos, 0);
+  if (g.pos.is_over()) {
+    std::cout << "this game is already over: " << to_string(g.pos.result()) << "; nothing to play\n";
+    return 0;
+  }
   std::string line;
   while (!g.pos.is_over()) {
     if (g.pos.side_to_move() != g.human) {
@@ -146,6 +150,7 @@ int play_command(Args args) {
     if (input == "hint") {
       const auto r = g.searcher.search(g.pos, g.limits);
       if (r) std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info) << ")\n";
+      else std::cout << "no hint: the search failed: " << r.error().message << "\n";
       continue;
     }
     if (input == "undo") {
@@ -162,10 +167,14 @@ int play_command(Args args) {
       show(g.pos, 0);
       continue;
     }
-    const auto move = parse_move(input == "pass" ? "0000" : input, g.pos);
+    const bool pass_word = input == "pass";
+    const auto move = parse_move(pass_word ? "0000" : input, g.pos);
     if (!move) {
-      // The message names the input and says why ("'c3' is illegal: no counter may be placed on c3").
-      std::cout << move.error().message << "; 'moves' lists the legal ones\n";
+      // The message names the input and says why ("'c3' is illegal: no counter may be placed on c3"),
+      // as it was typed: 'pass' rather than the '0000' it was read as.
+      std::string message = move.error().message;
+      if (pass_word && message.rfind("'0000'", 0) == 0) message.replace(0, 6, "'pass'");
+      std::cout << message << "; 'moves' lists the legal ones\n";
       continue;
     }
     g.history.push_back(g.pos);
