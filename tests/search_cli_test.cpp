@@ -225,6 +225,13 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   const Run too_low = run_moon("match --a-eval material=-2000");
   CHECK(too_low.status == 2);
   CHECK(contains(too_low.err, "material must be a whole number from -1000 to 1000, not '-2000'"));
+
+  // Where a random opening move could end the game (x captures on its first move here), the
+  // opening draws another: every game is the engines' to play, none over in 0 plies.
+  const Run endgame = run_moon("match --fen 'x4/1o3/5/2x2/o4 x' --games 8 --depth 1 --opening-plies 4");
+  CHECK(endgame.status == 0);
+  CHECK(contains(endgame.out, "Games: 8"));
+  CHECK_FALSE(contains(endgame.out, " in 0 plies"));
 }
 
 namespace {

@@ -14,7 +14,7 @@ constexpr std::string_view help =
     "Usage: moon bench [--depth-offset N] [--engine SETTINGS] [--threads N]\n"
     "\n"
     "Searches a fixed list of positions (every phase and variant) to fixed depths on one\n"
-    "thread, with the table cleared before each, and prints the total as\n"
+    "thread (unless --threads), with the table cleared before each, and prints the total as\n"
     "'Nodes searched: N' and the speed as 'Nodes/second: R'. N is a signature of the\n"
     "search: the same on every run, changed only by a change of the search's behaviour.\n"
     "\n"

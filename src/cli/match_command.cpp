@@ -29,8 +29,9 @@ constexpr std::string_view help =
     "\n"
     "Plays games between two engine settings A and B and reports A's wins, draws and losses\n"
     "with an Elo estimate and its 95% error margin. Each opening (random legal moves for the\n"
-    "first plies, from a seeded generator) is played twice, A taking x once and o once. Both\n"
-    "engines get the same limit per move; each has its own table, cleared before each game.\n"
+    "first plies, from a seeded generator, never one that ends the game) is played twice, A\n"
+    "taking x once and o once. Both engines get the same limit per move; each has its own\n"
+    "table, cleared before each game.\n"
     "Ctrl-C ends the match early: the games being played are dropped, the report covers the\n"
     "games finished, and the exit status is 130. A second Ctrl-C quits at once.\n"
     "\n"
@@ -83,7 +84,17 @@ std::vector<Move> make_opening(const MatchSetup& s, int pair) {
   Position pos = s.start;
   for (int i = 0; i < s.opening_plies && !pos.is_over(); ++i) {
     const MoveList legal = legal_moves(pos);
-    const Move m = legal[std::size_t(rng() % legal.size())];
+    Move m = legal[std::size_t(rng() % legal.size())];
+    if (pos.after(m).is_over()) {
+      // A game the opening ends is not the engines' to win or lose: another move, one that does
+      // not end it, drawn only here so that every other opening stays as it was. None: the
+      // opening stops short.
+      MoveList going_on;
+      for (Move other : legal)
+        if (!pos.after(other).is_over()) going_on.push(other);
+      if (going_on.empty()) break;
+      m = going_on[std::size_t(rng() % going_on.size())];
+    }
     moves.push_back(m);
     pos.play(m);
   }
