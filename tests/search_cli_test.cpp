@@ -382,4 +382,8 @@ TEST_CASE("Elo estimate of a match result") {
   // More games, narrower margin.
   CHECK(cli::estimate_elo(300, 200, 100).margin < three_to_one.margin);
   CHECK(std::isinf(cli::estimate_elo(5, 0, 0).elo));
+  // All drawn: even, but with no spread the normal approximation cannot bound it.
+  const cli::EloEstimate drawn = cli::estimate_elo(0, 6, 0);
+  CHECK(drawn.elo == doctest::Approx(0.0));
+  CHECK(std::isinf(drawn.margin));
 }

@@ -10,7 +10,8 @@ namespace moon::cli {
 struct EloEstimate {
   double score = 0;   // mean game score of the first engine, 0 to 1
   double elo = 0;     // +inf / -inf when every game was won / lost
-  double margin = 0;  // half the width of the 95% interval; +inf when it reaches a bound
+  double margin = 0;  // half the width of the 95% interval; +inf when it reaches a bound or all
+                      // games had one result
 };
 
 inline double elo_of_score(double p) {
@@ -29,7 +30,11 @@ inline EloEstimate estimate_elo(int wins, int draws, int losses) {
   e.score = p;
   e.elo = elo_of_score(p);
   const double low = elo_of_score(p - half_width), high = elo_of_score(p + half_width);
-  e.margin = std::isfinite(low) && std::isfinite(high) ? (high - low) / 2 : std::numeric_limits<double>::infinity();
+  // Games all of one result (all drawn, say) have no spread to measure: a margin of 0 would claim
+  // a certainty that a few games cannot give, so the margin is unknown (infinite) there.
+  const bool one_result = wins == n || draws == n || losses == n;
+  e.margin = std::isfinite(low) && std::isfinite(high) && !one_result ? (high - low) / 2
+                                                                       : std::numeric_limits<double>::infinity();
   return e;
 }
 

@@ -120,6 +120,7 @@ std::optional<GameRecord> play_game(const MatchSetup& s, int game, Searcher& a, 
     pos.play(r ? r->best : legal_moves(pos)[0]);
     ++rec.plies;
   }
+  if (rec.opening.empty()) rec.opening = "(none)";
   rec.result = pos.result();
   rec.x_count = pos.count(x);
   rec.o_count = pos.count(o);
