@@ -25,7 +25,8 @@ Expected<EvalWeights> parse_weights(const std::string& text);
 inline constexpr std::string_view limit_options_help =
     "  --depth D          search D plies deep (1-100)\n"
     "  --movetime MS      search MS milliseconds\n"
-    "  --nodes N          search N nodes\n";
+    "  --nodes N          search N nodes\n"
+    "                     (limits may be combined: the first reached ends the search)\n";
 inline constexpr std::string_view features_help =
     "  'full' (the engine) or 'plain' (fixed-depth negamax: minimax without table, ordering,\n"
     "  PVS or quiescence), optionally followed by ':' and a comma list of +FEATURE / -FEATURE,\n"
