@@ -247,6 +247,10 @@ TEST_CASE("--version prints the version") {
   CHECK(run.out.rfind("moon ", 0) == 0);
   CHECK(run.out.find("unknown") == std::string::npos);
   CHECK(lines(run.out).size() == 1);
+  const Run extra = run_moon("--version 2");
+  CHECK(extra.status == 2);
+  CHECK(extra.out.empty());
+  CHECK(extra.err == "moon: --version takes no arguments (got '2')\n");
 }
 
 TEST_CASE("--help exits 0 and prints the usage") {
@@ -259,6 +263,13 @@ TEST_CASE("--help exits 0 and prints the usage") {
   }
   CHECK(run_moon("--help").out.find("perft") != std::string::npos);
   CHECK(run_moon("perft --help").out.find("--divide") != std::string::npos);
+  // `moon help COMMAND` (or `moon --help COMMAND`) is that command's help.
+  CHECK(run_moon("help solve").out == run_moon("solve --help").out);
+  CHECK(run_moon("--help match").out == run_moon("match --help").out);
+  const Run unknown = run_moon("help solver");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err == "moon: unknown command 'solver' (see 'moon --help')\n");
+  CHECK(run_moon("help perft show").status == 2);
 }
 
 TEST_CASE("moon show plays the moves and lists the legal moves with their captures") {

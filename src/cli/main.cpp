@@ -33,7 +33,7 @@ void print_help(std::ostream& out) {
   out << "moon: an engine for The Man in the Moon (McLoughlin Bros., 1890)\n"
          "\n"
          "Usage: moon <command> [options]\n"
-         "       moon <command> --help\n"
+         "       moon <command> --help   (or: moon help <command>)\n"
          "       moon --version\n"
          "\n"
          "Commands:\n";
@@ -54,16 +54,38 @@ int main(int argc, char** argv) {
     print_help(std::cerr);
     return 2;
   }
+  const auto find = [](std::string_view name) -> const Command* {
+    for (const Command& c : commands)
+      if (name == c.name) return &c;
+    return nullptr;
+  };
+  const auto unknown = [](std::string_view name) {
+    std::cerr << "moon: unknown command " << moon::quoted(name) << " (see 'moon --help')\n";
+    return 2;
+  };
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    // `moon help perft` is `moon perft --help`; `moon --help perft` too.
+    if (args.size() == 2) {
+      const Command* c = find(args[1]);
+      if (!c) return unknown(args[1]);
+      const std::string_view help_flag = "--help";
+      return c->run(moon::cli::Args(&help_flag, 1));
+    }
+    if (args.size() > 2) {
+      std::cerr << "moon: " << args[0] << " takes at most one command name (see 'moon --help')\n";
+      return 2;
+    }
     print_help(std::cout);
     return 0;
   }
   if (args[0] == "--version") {
+    if (args.size() > 1) {
+      std::cerr << "moon: --version takes no arguments (got " << moon::quoted(args[1]) << ")\n";
+      return 2;
+    }
     std::cout << "moon " MOON_VERSION "\n";
     return 0;
   }
-  for (const Command& c : commands)
-    if (args[0] == c.name) return c.run(moon::cli::Args(args).subspan(1));
-  std::cerr << "moon: unknown command " << moon::quoted(args[0]) << " (see 'moon --help')\n";
-  return 2;
+  if (const Command* c = find(args[0])) return c->run(moon::cli::Args(args).subspan(1));
+  return unknown(args[0]);
 }
