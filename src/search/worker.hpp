@@ -30,7 +30,7 @@ struct SharedState {
   std::atomic<bool> abort{false};           // every thread stops at once
   std::atomic<int> main_depth{0};           // the depth the main thread is searching
   std::uint64_t node_limit = 0;             // 0: none
-  std::int64_t hard_limit_ms = 0;           // 0: none; checked by the main thread
+  std::int64_t hard_limit_ms = 0;           // 0: none; checked by every thread
   Clock::time_point start;
   std::function<std::uint64_t()> total_nodes;  // all threads' nodes, for the node limit
 
