@@ -308,6 +308,26 @@ TEST_CASE("protocol: a Hash above the machine's memory is refused with one error
   CHECK(s.send("setoption name Solver Hash value 8").empty());
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
+TEST_CASE("protocol: a go solve whose table cannot be made says why and still ends with bestmove") {
+  Session s;
+  CHECK(s.send("setoption name Solver Hash value 1024").empty());  // checked against memory only
+  s.send("position fen 4x/5/xo2o/3x1/2x2 x");
+  {
+    const test::AddressSpaceGuard guard(256);  // the 1 GiB table cannot be had
+    const auto out = s.send("go solve");
+    REQUIRE(out.size() >= 2);
+    CHECK(out[out.size() - 2].rfind("info string error: go solve: cannot allocate a 1024 MiB", 0) == 0);
+    CHECK(out.back() == "bestmove (none)");
+  }
+  // The engine goes on, and the next solve makes its table.
+  CHECK(s.send("setoption name Solver Hash value 8").empty());
+  const auto solved = s.send("go solve");
+  REQUIRE(solved.size() >= 2);
+  CHECK(solved[solved.size() - 2].rfind("info solve value win distance 13 ", 0) == 0);
+}
+#endif
+
 TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {
   Session s;
   s.send("position startpos moves b4 c4 d4");

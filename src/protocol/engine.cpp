@@ -380,10 +380,10 @@ void Engine::start_solve(bool every_move) {
       if (!solver_) {
         // Announced (a progress line) rather than passed in silence.
         auto made = Solver::create(options, true);
-        if (!made) return finish("info string error: go solve: " + made.error().message + "\n");
+        if (!made) return finish("info string error: go solve: " + made.error().message + "\nbestmove (none)\n");
         solver_ = std::move(made).value();
       } else if (const auto ok = solver_->set_options(options); !ok) {
-        return finish("info string error: go solve: " + ok.error().message + "\n");
+        return finish("info string error: go solve: " + ok.error().message + "\nbestmove (none)\n");
       }
       const auto result = [&]() -> Expected<SolveResult> {
         if (!every_move || pos.is_over()) return solver_->solve(pos, token);
