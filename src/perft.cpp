@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <system_error>
 #include <thread>
 
 #include "moon/memory.hpp"
@@ -155,7 +156,14 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   };
   std::vector<std::jthread> threads;
   const int thread_count = std::min<int>(options.threads, int(std::max<std::size_t>(items.size(), 1)));
-  for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker);
+  try {
+    for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker);
+  } catch (const std::system_error& e) {
+    // The threads made take no new item; each finishes its own and is joined here.
+    next.store(items.size());
+    threads.clear();
+    return Error{"cannot start " + std::to_string(thread_count) + " perft threads: " + e.what()};
+  }
   {
     std::unique_lock lock(mutex);
     std::size_t reported = 0;
