@@ -209,6 +209,7 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
       "setoption name Clock Limit value 256", "setoption name Colour value red", "setoption name Move Overhead value -1",
       "setoption name Solver Hash value -1", "setoption name Solver Hash value 65537", "setoption name Solver Hash",
       std::string("go \x01\x02 depth 3"), std::string("pos\xffition startpos"), std::string(1, '\0'),
+      std::string("setoption name \x1b[2J\x07"), std::string("setoption name Ha\x1bsh value 1"),
   };
   for (const std::string& line : bad) {
     CAPTURE(line);

@@ -240,7 +240,7 @@ void Engine::set_option(Words args) {
   const Words name(args.begin() + 1, value_at);
   if (name.empty()) return send_error("setoption needs an option name after 'name'");
   if (value_at == args.end() || value_at + 1 == args.end())
-    return send_error("setoption name " + join(name) + " needs 'value <value>'");
+    return send_error("setoption name " + quoted(join(name)) + " needs 'value <value>'");
   const auto next = protocol::set_option(options_, join(name), join(Words(value_at + 1, args.end())));
   if (!next) return send_error(next.error().message);
 
