@@ -249,6 +249,20 @@ TEST_CASE("protocol: an overlong line is refused whole, and the session goes on"
   REQUIRE(lines.size() == 2);
   CHECK(is_error(lines[0]));
   CHECK(lines[1] == "readyok");
+
+  // The longest line taken, with or without the '\r' of a CRLF (which does not count), and one
+  // character more, refused.
+  for (const std::string ending : {"\n", "\r\n"}) {
+    std::string longest = "isready" + std::string(max_line_length - 7, ' ');
+    std::istringstream fits(longest + ending + longest + "x" + ending);
+    std::ostringstream answers;
+    Engine again(answers);
+    CHECK(again.run(fits) == 0);
+    const auto said = lines_of(answers.str());
+    REQUIRE(said.size() == 2);
+    CHECK(said[0] == "readyok");
+    CHECK(said[1] == "info string error: line longer than " + std::to_string(max_line_length) + " characters");
+  }
 }
 
 TEST_CASE("protocol: setoption changes the rules and replays the position under them") {

@@ -35,11 +35,12 @@ LineStatus read_line(std::istream& in, std::string& line) {
     }
     any = true;
     if (c == '\n') break;
-    if (line.size() < max_line_length) line += char(c);
+    // One character past the limit is kept: it may be the '\r' of a CRLF, which does not count.
+    if (line.size() <= max_line_length) line += char(c);
     else too_long = true;
   }
-  if (too_long) return LineStatus::too_long;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (!too_long && !line.empty() && line.back() == '\r') line.pop_back();
+  if (too_long || line.size() > max_line_length) return LineStatus::too_long;
   return LineStatus::line;
 }
 
