@@ -34,7 +34,7 @@ constexpr Endgame endgames[] = {
     {"2v4 loss in 12", "5/2o1x/3o1/o4/x1o2 x 0 0 0 1", step, orthogonal},
     {"2v4 loss in 20", "4x/o4/3o1/o4/2o1x x 0 0 0 1", step, orthogonal},
     {"4v2 win in 13", "4x/5/xo2o/3x1/2x2 x 0 0 0 1", step, orthogonal},
-    {"4v3 win in 20", "1xxx1/3o1/o4/5/x4 x 0 0 0 1", step, orthogonal},
+    {"4v2 win in 20", "1xxx1/3o1/o4/5/x4 x 0 0 0 1", step, orthogonal},
     {"2v2 draw", "5/1x2o/2o2/5/3x1 x 0 0 0 1", step, orthogonal},
     {"3v3 draw", "4x/5/ox1x1/1o3/1o3 x 0 0 0 1", step, orthogonal},
     {"4v2 diagonal win in 5", "4x/5/xo2o/3x1/2x2 x 0 0 0 1", step, diagonal},
@@ -44,7 +44,7 @@ constexpr Endgame endgames[] = {
 constexpr Endgame hard_endgames[] = {
     {"5v2 win in 5", "4x/x4/xo2o/3x1/2x2 x 0 0 0 1", step, orthogonal},
     {"6v3 win in 11", "4x/x4/xo2o/1x1x1/2xo1 x 0 0 0 1", step, orthogonal},
-    {"6v4 win in 15", "1x1x1/4x/1x3/ox1ox/2o2 x 0 0 0 1", step, orthogonal},
+    {"6v3 win in 15", "1x1x1/4x/1x3/ox1ox/2o2 x 0 0 0 1", step, orthogonal},
     {"3v3 slide win in 21", "5/x1o2/ox1ox/5/5 x 0 0 0 1", slide, orthogonal},
 };
 
