@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
 #include "machine_memory.hpp"
@@ -213,6 +215,28 @@ TEST_CASE("a perft table above the machine's memory is refused before it is allo
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().message == test::over_memory_message(over));
 }
+
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
+TEST_CASE("perft counts without the threads the system will not start: the same count") {
+  Count nodes = 0, divided = 0;
+  int not_started = 0;
+  {
+    const test::AddressSpaceGuard guard(256);
+    const auto r = perft(Position::start(), 5, options(256));
+    REQUIRE(r.has_value());
+    nodes = r->nodes;
+    for (const DivideEntry& e : r->divide) divided += e.nodes;
+    not_started = r->threads_not_started;
+  }
+  CHECK(nodes == 5100480);  // as shared/perft-reference.txt gives
+  CHECK(divided == nodes);
+  // 256 stacks of the default size (that of RLIMIT_STACK, 8 MiB here; 2 MiB where unlimited) do
+  // not fit in 256 MiB more address space: some threads were refused.
+  rlimit stack{};
+  if (getrlimit(RLIMIT_STACK, &stack) == 0 && (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur >= (rlim_t{2} << 20)))
+    CHECK(not_started > 0);
+}
+#endif
 
 TEST_CASE("to_string of 128-bit counts") {
   CHECK(to_string(Count(0)) == "0");

@@ -167,7 +167,7 @@ MOON_API moon_status moon_squares_to_string(uint32_t squares, char* buffer, size
 /* Counts the leaves of the legal-move tree depth plies deep (0 to MOON_MAX_PERFT_DEPTH) with
  * threads threads (1-256). Counts from the start position exceed 64 bits from depth 17 on:
  * *nodes then holds the low 64 bits and *overflow (may be NULL) is set to 1, else to 0.
- * MOON_ERROR_OUT_OF_MEMORY if the system will not start that many threads. It cannot be stopped
+ * Threads the system will not start are done without (the same count, later). It cannot be stopped
  * and uses no table: a deep count blocks the caller for as long as it takes (`moon perft --hash`
  * uses a table; the protocol's `go perft` can be stopped). */
 MOON_API moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes,

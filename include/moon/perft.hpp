@@ -161,6 +161,9 @@ struct DivideEntry {
 struct PerftResult {
   Count nodes = 0;
   std::vector<DivideEntry> divide;  // one entry per legal root move, in generation order
+  // Threads the system would not start: the count was made without them (by the calling thread
+  // if none started), the same count, later.
+  int threads_not_started = 0;
 };
 
 // Validates the depth and options; counts with the table and threads asked for. The hashed

@@ -429,11 +429,7 @@ moon_status moon_perft(const moon_position* position, int depth, int threads, ui
     PerftOptions options;
     options.threads = threads;
     const auto result = perft(position->value, depth, options);
-    // With its arguments in range, perft fails only for want of threads (or with a count beyond
-    // 128 bits, which no depth that finishes in practice reaches).
-    const bool in_range = depth >= 0 && depth <= max_perft_depth && threads >= 1 && threads <= max_perft_threads;
-    if (!result)
-      return fail(in_range ? MOON_ERROR_OUT_OF_MEMORY : MOON_ERROR_INVALID_ARGUMENT, "moon_perft: " + result.error().message);
+    if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_perft: " + result.error().message);
     *nodes = std::uint64_t(result->nodes);
     if (overflow) *overflow = (result->nodes >> 64) != 0;
     return MOON_OK;

@@ -75,6 +75,9 @@ int perft_command(Args args) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (show_progress) std::cerr << "\r\033[K" << std::flush;
   if (!result) return usage_error(name, result.error().message);
+  if (result->threads_not_started)
+    std::cerr << "perft: the system would not start " << result->threads_not_started
+              << " of the threads; counted without them\n";
 
   if (divide)
     for (const DivideEntry& entry : result->divide) std::cout << to_string(entry.move) << ": " << to_string(entry.nodes) << "\n";
