@@ -270,6 +270,12 @@ TEST_CASE("--help exits 0 and prints the usage") {
   CHECK(unknown.status == 2);
   CHECK(unknown.err == "moon: unknown command 'solver' (see 'moon --help')\n");
   CHECK(run_moon("help perft show").status == 2);
+  for (const char* args : {"help help", "help --help", "--help -h", "-h help"}) {
+    INFO("moon ", args);
+    const Run run = run_moon(args);
+    CHECK(run.status == 0);
+    CHECK(run.out == run_moon("--help").out);
+  }
 }
 
 TEST_CASE("moon show plays the moves and lists the legal moves with their captures") {

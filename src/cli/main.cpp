@@ -63,9 +63,10 @@ int main(int argc, char** argv) {
     std::cerr << "moon: unknown command " << moon::quoted(name) << " (see 'moon --help')\n";
     return 2;
   };
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    // `moon help perft` is `moon perft --help`; `moon --help perft` too.
-    if (args.size() == 2) {
+  const auto is_help = [](std::string_view word) { return word == "--help" || word == "-h" || word == "help"; };
+  if (is_help(args[0])) {
+    // `moon help perft` is `moon perft --help`; `moon --help perft` too; `moon help help` is help.
+    if (args.size() == 2 && !is_help(args[1])) {
       const Command* c = find(args[1]);
       if (!c) return unknown(args[1]);
       const std::string_view help_flag = "--help";
