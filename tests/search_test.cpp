@@ -530,6 +530,11 @@ TEST_CASE("stop() from another thread ends an infinite search, which keeps a leg
     while (!s.is_searching()) std::this_thread::yield();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     CHECK(s.is_searching());  // still thinking: infinite never ends by itself here
+    // Neither clears nor changes anything under the running search.
+    CHECK_FALSE(s.clear());
+    const auto changed = s.set_options(SearchOptions{32, threads, {}});
+    REQUIRE_FALSE(changed.has_value());
+    CHECK(changed.error().message == "cannot change options while searching");
     s.stop();
     // Generous: a hung search fails here instead of hanging the suite.
     REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
@@ -537,6 +542,8 @@ TEST_CASE("stop() from another thread ends an infinite search, which keeps a leg
     REQUIRE(r.has_value());
     CHECK(legal_moves(pos).contains(r->best));
     CHECK_FALSE(s.is_searching());
+    CHECK(s.options().hash_mb == 16);
+    CHECK(s.clear());  // idle again
   }
   // A proven position: the infinite search finishes its work but still waits for stop().
   Searcher s;

@@ -5,7 +5,8 @@
 // Searchers may live in one process and search at the same time; they share nothing. One
 // Searcher runs one search at a time: search() blocks the calling thread (helper threads of
 // Lazy SMP work inside it); stop() and is_searching() may be called from any other thread
-// while it runs. set_options() and clear() must not overlap a search of the same Searcher.
+// while it runs. set_options() is refused (an error) and clear() does nothing (returns false)
+// while a search of the same Searcher runs.
 // A caller that starts a search on another thread and may have to end it before it has begun
 // passes a std::stop_token: a stop requested on it at any time ends the search, or makes it
 // return at once.
@@ -102,7 +103,7 @@ class Searcher {
   // The constructor clamps instead (1 MB when the size cannot be had).
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
-  void clear();                                        // forget the table and history (new game)
+  bool clear();  // forget the table and history (new game); false, and nothing done, while searching
   // Returns an error for invalid limits, or if the system will not make the helper threads; a
   // position that is over gets best = null move. An exception thrown by on_iteration ends the
   // search (helper threads stopped and joined) and leaves search() to the caller. A stop

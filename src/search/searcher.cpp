@@ -46,11 +46,20 @@ struct Searcher::Impl {
   std::atomic<bool> searching{false};
   std::atomic<bool> stop_requested{false};
   // Orders a search's start (clearing the stop flags) against stop(): a stop() made once
-  // is_searching() is true is never lost.
+  // is_searching() is true is never lost; and against set_options() and clear(), which no
+  // search may overlap.
   std::mutex start_mutex;
   // The rules the table's entries were searched under; none while the table is empty (made or
   // cleared since the last search), which any rules may then fill without clearing it again.
   std::optional<Rules> table_rules;
+
+  // Forgets the table and history; not while searching (the callers check, holding start_mutex).
+  void clear() {
+    // Writing every entry of a large table takes a while (33 ms for 256 MiB): not when it is empty.
+    if (table_rules) shared.table.clear();
+    table_rules.reset();
+    for (auto& w : workers) w->clear();
+  }
 
   void make_workers(int count) {
     workers.clear();
@@ -81,6 +90,8 @@ Searcher::Searcher(SearchOptions options) : impl_(std::make_unique<Impl>()) {
 Searcher::~Searcher() = default;
 
 Expected<bool> Searcher::set_options(SearchOptions options) {
+  // Held throughout, so that no search starts halfway through the change.
+  std::lock_guard lock(impl_->start_mutex);
   if (impl_->searching.load()) return Error{"cannot change options while searching"};
   if (auto ok = validate(options); !ok) return ok;
   if (options.hash_mb != impl_->options.hash_mb) {
@@ -88,7 +99,8 @@ Expected<bool> Searcher::set_options(SearchOptions options) {
     impl_->table_rules.reset();
   }
   if (options.threads != impl_->options.threads) impl_->make_workers(options.threads);
-  if (!(options.features == impl_->options.features) || !(options.evaluation == impl_->options.evaluation)) clear();
+  if (!(options.features == impl_->options.features) || !(options.evaluation == impl_->options.evaluation))
+    impl_->clear();
   impl_->options = options;
   impl_->shared.features = options.features;
   impl_->shared.weights = options.evaluation;
@@ -97,11 +109,11 @@ Expected<bool> Searcher::set_options(SearchOptions options) {
 
 const SearchOptions& Searcher::options() const { return impl_->options; }
 
-void Searcher::clear() {
-  // Writing every entry of a large table takes a while (33 ms for 256 MiB): not when it is empty.
-  if (impl_->table_rules) impl_->shared.table.clear();
-  impl_->table_rules.reset();
-  for (auto& w : impl_->workers) w->clear();
+bool Searcher::clear() {
+  std::lock_guard lock(impl_->start_mutex);
+  if (impl_->searching.load()) return false;
+  impl_->clear();
+  return true;
 }
 
 void Searcher::stop() {
