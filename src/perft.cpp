@@ -143,14 +143,19 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   std::atomic<bool> overflow{false};
   std::mutex mutex;
   std::condition_variable finished;
-  auto worker = [&] {
+  // `reports`: the one worker on the calling thread (no thread could be started) gives the
+  // progress itself, as the waiting loop below otherwise does.
+  auto worker = [&](bool reports) {
     for (std::size_t i; (i = next.fetch_add(1)) < items.size();) {
       WorkItem& item = items[i];
       item.nodes = table ? hashed_count<V>(item.position, item.depth, *table, overflow)
                          : perft_count<V>(item.position, item.depth);
-      if (done.fetch_add(1) + 1 == items.size()) {
+      const std::size_t counted = done.fetch_add(1) + 1;
+      if (counted == items.size()) {
         std::lock_guard lock(mutex);
         finished.notify_all();
+      } else if (reports && options.progress) {
+        options.progress(counted, items.size());
       }
     }
   };
@@ -160,12 +165,12 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   // (throwing the work of those started away instead cost a 256-thread perft(11) 75 s).
   try {
     threads.reserve(std::size_t(thread_count));
-    for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker);
+    for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker, false);
   } catch (const std::system_error&) {
   } catch (const std::bad_alloc&) {
   }
   result.threads_not_started = thread_count - int(threads.size());
-  if (threads.empty()) worker();  // on this thread
+  if (threads.empty()) worker(true);  // on this thread
   {
     std::unique_lock lock(mutex);
     std::size_t reported = 0;

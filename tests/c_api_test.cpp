@@ -267,7 +267,7 @@ TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEM
   REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
   CHECK(std::string(result.best_move) == "c2c1");
 
-  // perft counts without the threads it cannot start (before, an uncaught std::system_error:
+  // perft counts without the threads it cannot start (at first an uncaught std::system_error:
   // MOON_ERROR_INTERNAL): the same count.
   PositionHandle start;
   REQUIRE(moon_position_new(nullptr, &start.p) == MOON_OK);
@@ -277,7 +277,7 @@ TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEM
     const moon::test::AddressSpaceGuard guard(256);  // not room for 256 stacks of 8 MiB
     CHECK(moon_perft(start.p, 5, 256, &nodes, &overflow) == MOON_OK);
   }
-  CHECK(nodes == 5100480);  // perft(5) from the start, as shared/perft-reference.txt gives
+  CHECK(nodes == 5100480);  // perft(5) from the start, as tests/data/perft-reference.txt gives
   CHECK(overflow == 0);
 }
 #endif

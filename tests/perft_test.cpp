@@ -228,7 +228,7 @@ TEST_CASE("perft counts without the threads the system will not start: the same 
     for (const DivideEntry& e : r->divide) divided += e.nodes;
     not_started = r->threads_not_started;
   }
-  CHECK(nodes == 5100480);  // as shared/perft-reference.txt gives
+  CHECK(nodes == 5100480);  // as tests/data/perft-reference.txt gives
   CHECK(divided == nodes);
   // 256 stacks of the default size (that of RLIMIT_STACK, 8 MiB here; 2 MiB where unlimited) do
   // not fit in 256 MiB more address space: some threads were refused.

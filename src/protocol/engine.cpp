@@ -399,8 +399,8 @@ void Engine::start_solve(bool every_move) {
       // Stopped is what was asked for; anything else (a thread or stack the system would not
       // give) is an error, and says so as every error does.
       if (!result)
-        last = std::string(token.stop_requested() ? "info string " : "info string error: ") + result.error().message +
-               "\nbestmove (none)\n";
+        last = std::string(token.stop_requested() ? "info string " : "info string error: go solve: ") +
+               result.error().message + "\nbestmove (none)\n";
       else last += solve_line(*result) + "bestmove " + (result->best.is_null() ? "(none)" : to_string(result->best)) + "\n";
     } catch (const std::exception& e) {
       last = std::string("info string error: solve failed: ") + e.what() + "\nbestmove (none)\n";
