@@ -158,15 +158,15 @@ std::vector<Sample> samples(std::uint64_t seed, int count, std::uint64_t budget)
 
 TEST_CASE("solve values: the scale and the child threshold agree with the definitions") {
   for (int p = 0; p < 300; ++p) {
-    CHECK(from_child(loss_in(p)) == win_in(p + 1));
-    CHECK(from_child(win_in(p)) == loss_in(p + 1));
-    CHECK(plies_of(win_in(p)) == p);
-    CHECK(plies_of(loss_in(p)) == p);
+    CHECK(from_child(solve_loss_in(p)) == solve_win_in(p + 1));
+    CHECK(from_child(solve_win_in(p)) == solve_loss_in(p + 1));
+    CHECK(plies_of(solve_win_in(p)) == p);
+    CHECK(plies_of(solve_loss_in(p)) == p);
   }
   CHECK(from_child(0) == 0);
   // from_child(c) >= beta exactly when c < child_beta(beta), over the values that occur.
   std::vector<SolveValue> values{0};
-  for (int p = 0; p < 40; ++p) values.push_back(win_in(p)), values.push_back(loss_in(p));
+  for (int p = 0; p < 40; ++p) values.push_back(solve_win_in(p)), values.push_back(solve_loss_in(p));
   for (SolveValue beta : values)
     for (SolveValue b : {beta, beta + 1, 1, 0, -1})
       for (SolveValue c : values) CHECK((from_child(c) >= b) == (c < child_beta(b)));
@@ -240,19 +240,19 @@ TEST_CASE("Killers keeps the last two distinct moves that answered yes, the late
 }
 
 TEST_CASE("progress describes what is known of the value, with distances only where they are known") {
-  CHECK(describe_bounds(win_in(28), win_in(28)) == "value win in 28 plies");
-  CHECK(describe_bounds(win_in(1), win_in(1)) == "value win in 1 ply");
-  CHECK(describe_bounds(win_in(40), win_in(28)) == "value win in 28 to 40 plies");
-  CHECK(describe_bounds(17, win_in(28)) == "value win in 28 or more plies");  // a whole-game "won?" answer
-  CHECK(describe_bounds(loss_in(12), loss_in(20)) == "value loss in 12 to 20 plies");
-  CHECK(describe_bounds(loss_in(12), -17) == "value loss in 12 or more plies");
-  CHECK(describe_bounds(loss_in(2), loss_in(2)) == "value loss in 2 plies");
+  CHECK(describe_bounds(solve_win_in(28), solve_win_in(28)) == "value win in 28 plies");
+  CHECK(describe_bounds(solve_win_in(1), solve_win_in(1)) == "value win in 1 ply");
+  CHECK(describe_bounds(solve_win_in(40), solve_win_in(28)) == "value win in 28 to 40 plies");
+  CHECK(describe_bounds(17, solve_win_in(28)) == "value win in 28 or more plies");  // a whole-game "won?" answer
+  CHECK(describe_bounds(solve_loss_in(12), solve_loss_in(20)) == "value loss in 12 to 20 plies");
+  CHECK(describe_bounds(solve_loss_in(12), -17) == "value loss in 12 or more plies");
+  CHECK(describe_bounds(solve_loss_in(2), solve_loss_in(2)) == "value loss in 2 plies");
   CHECK(describe_bounds(0, 0) == "value draw");
   CHECK(describe_bounds(-16, 16) == "value draw");  // "not lost" and "not won", fail-soft
-  CHECK(describe_bounds(loss_in(24), win_in(24)) == "value between loss in 24 and win in 24");
-  CHECK(describe_bounds(0, win_in(23)) == "value between draw and win in 23");
-  CHECK(describe_bounds(loss_in(20), 16) == "value between loss in 20 and draw");
-  CHECK(describe_bounds(-5, win_in(3)) == "value between draw and win in 3");
+  CHECK(describe_bounds(solve_loss_in(24), solve_win_in(24)) == "value between loss in 24 and win in 24");
+  CHECK(describe_bounds(0, solve_win_in(23)) == "value between draw and win in 23");
+  CHECK(describe_bounds(solve_loss_in(20), 16) == "value between loss in 20 and draw");
+  CHECK(describe_bounds(-5, solve_win_in(3)) == "value between draw and win in 3");
 
   // A real solve, by the search that asks the whole-game questions first (a second thread's
   // role): "won?" proves the win with no distance, then the distance is narrowed from the top.
@@ -449,11 +449,11 @@ TEST_CASE("\"not lost within 2 plies?\", answered without the table, agrees with
     clear_if_rules_change(table, rules);
     with_variant(rules, [&](auto v) {
       SolveSearch<decltype(v)> search(table, stop);
-      const SolveValue two = search.answer(*pos, loss_in(3));  // not lost within 2?
-      CHECK((two < loss_in(3)) == expected);
-      if (expected) CHECK(two == loss_in(2));  // an upper bound, and no loss comes sooner than 2 plies
+      const SolveValue two = search.answer(*pos, solve_loss_in(3));  // not lost within 2?
+      CHECK((two < solve_loss_in(3)) == expected);
+      if (expected) CHECK(two == solve_loss_in(2));  // an upper bound, and no loss comes sooner than 2 plies
       // "Not lost within 3?" is the same question (the side to move cannot lose on its own ply).
-      CHECK((search.answer(*pos, loss_in(4)) < loss_in(4)) == expected);
+      CHECK((search.answer(*pos, solve_loss_in(4)) < solve_loss_in(4)) == expected);
     });
     lost += expected;
     lost_by_variant[{rules.movement, rules.capture_lines}] += expected;

@@ -271,7 +271,7 @@ class SolveSearch {
       if (note) note(text);
     };
     const int fewest_plies_to_win = min_plies_to_decide(pos);
-    SolveValue lower = loss_in(fewest_plies_to_win), upper = win_in(fewest_plies_to_win);
+    SolveValue lower = solve_loss_in(fewest_plies_to_win), upper = solve_win_in(fewest_plies_to_win);
     const auto sync = [&] {
       if (!shared) return;
       shared->publish(lower, upper);
@@ -310,7 +310,7 @@ class SolveSearch {
           // answered from the table in one node, and so the loop went some 18 000 times, one ply
           // at a time. The bound every win meets is where the distance questions start.
           const int most = plies_of(win ? std::max(lower, solve_min_win) : std::min(upper, -solve_min_win));
-          narrow(win ? win_in(most - 1) : loss_in(most));
+          narrow(win ? solve_win_in(most - 1) : solve_loss_in(most));
         }
         if (aborted_) return false;
         say(describe_bounds(lower, upper));
@@ -320,9 +320,9 @@ class SolveSearch {
       for (int d = 1; !finished(); ++d) {
         const std::uint64_t before = nodes_;
         if (d <= solve_max_plies) {
-          if (upper >= win_in(d) && lower < win_in(d)) narrow(win_in(d));         // won within d?
+          if (upper >= solve_win_in(d) && lower < solve_win_in(d)) narrow(solve_win_in(d));         // won within d?
           if (aborted_) return false;
-          if (lower <= loss_in(d) && upper > loss_in(d)) narrow(loss_in(d + 1));  // not lost within d?
+          if (lower <= solve_loss_in(d) && upper > solve_loss_in(d)) narrow(solve_loss_in(d + 1));  // not lost within d?
           if (aborted_) return false;
         }
         deepening_nodes += nodes_ - before;
@@ -544,8 +544,8 @@ class SolveSearch {
       const Position child = pos.after<V>(m);
       if (child.is_over()) return terminal_value(child) == 0;
       const std::uint64_t key = table_keys(child).exact;
-      SolveBounds known;
-      return table_.probe(key, solve_hash(key), known) && known.upper <= 0;
+      SolveBounds child_bounds;
+      return table_.probe(key, solve_hash(key), child_bounds) && child_bounds.upper <= 0;
     });
     for (Move m : list) {
       const Position child = pos.after<V>(m);
@@ -572,8 +572,8 @@ class SolveSearch {
     if (pos.is_over()) return terminal_value(pos);
     if (pos.in_placement()) return search_placement(pos, beta, known_keys ? *known_keys : table_keys(pos));
     // In the movement phase a game not over lasts at least one more ply.
-    if (beta > win_in(1)) return win_in(1);
-    if (beta <= loss_in(1)) return loss_in(1);
+    if (beta > solve_win_in(1)) return solve_win_in(1);
+    if (beta <= solve_loss_in(1)) return solve_loss_in(1);
     const SolveValue asked = question_asked(pos, beta);
     return answer_to(beta, asked, search_movement(pos, asked, known_keys));
   }
@@ -592,8 +592,8 @@ class SolveSearch {
   static SolveValue question_asked(int remaining, SolveValue beta) {
     const int h = horizon(beta);
     if (h >= remaining) return beta;  // !asks_board(remaining, beta), h computed once
-    if (beta > 0 && h % 2 == 0) return win_in(h - 1);
-    if (beta < 0 && h % 2 == 1) return loss_in(h);
+    if (beta > 0 && h % 2 == 0) return solve_win_in(h - 1);
+    if (beta < 0 && h % 2 == 1) return solve_loss_in(h);
     return beta;
   }
   // The answer to "value >= beta?" from v, the answer to the equivalent question `asked`.
@@ -610,7 +610,7 @@ class SolveSearch {
     // A question at the edge of the range of a position not over is answered below before the
     // table is reached: no keys (the canonical image) and no bucket are needed for it.
     const bool two_plies = answered_from_moves(pos, beta);
-    const bool at_edge = beta > win_in(2) || beta <= loss_in(2) || two_plies;
+    const bool at_edge = beta > solve_win_in(2) || beta <= solve_loss_in(2) || two_plies;
     TableKeys keys{};
     EntryHashes hashes{};
     if (!at_edge) {
@@ -628,7 +628,7 @@ class SolveSearch {
     captures.capturing = capturing;
     for (Square t : squares(capturing)) {
       const Bitboard captured = captures_at<V::diagonal>(t, ours | square_bb(t), theirs);
-      if (at_most_one(theirs & ~captured)) return win_in(1);  // the opponent is down to one counter
+      if (at_most_one(theirs & ~captured)) return solve_win_in(1);  // the opponent is down to one counter
       captures.captured[t] = captured;
     }
     // A move that does not capture at clock limit - 1 ends the game, decided by the counts:
@@ -638,16 +638,16 @@ class SolveSearch {
     const bool has_quiet = (reachable & ~capturing) != 0;
     if (clock_ends && has_quiet) {
       const int n_us = popcount(ours), n_them = popcount(theirs);
-      best = n_us > n_them ? win_in(1) : n_us < n_them ? loss_in(1) : 0;
+      best = n_us > n_them ? solve_win_in(1) : n_us < n_them ? solve_loss_in(1) : 0;
       if (best >= beta) return best;
     }
     if (two_plies) return survives_two_plies(pos, captures);
-    // Every other move leads to a position not over, worth loss_in(1)..win_in(1) to the
-    // opponent: loss_in(2)..win_in(2) to us. Probes at the edge of that range end here.
+    // Every other move leads to a position not over, worth solve_loss_in(1)..solve_win_in(1) to the
+    // opponent: solve_loss_in(2)..solve_win_in(2) to us. Probes at the edge of that range end here.
     const bool has_searched_moves = capturing || (!clock_ends && has_quiet) || !reachable;
     if (!has_searched_moves) return best;  // exact: only game-ending moves
-    if (beta > win_in(2)) return std::max(best, win_in(2));
-    if (beta <= loss_in(2)) return std::max(best, loss_in(2));
+    if (beta > solve_win_in(2)) return std::max(best, solve_win_in(2));
+    if (beta <= solve_loss_in(2)) return std::max(best, solve_loss_in(2));
 
     Move table_move;
     SolveValue answer;
@@ -691,13 +691,13 @@ class SolveSearch {
   // Whether search_movement() answers the question (as question_asked() gives it) from pos's
   // moves, without keys or table: "not lost within 2 plies?" asked of the board.
   static bool answered_from_moves(const Position& pos, SolveValue asked) {
-    return asked == loss_in(3) && asks_board(pos, asked);
+    return asked == solve_loss_in(3) && asks_board(pos, asked);
   }
 
-  // "Not lost within 2 plies?" (beta = loss_in(3)) asked of the board, so that the clock cannot
-  // end the game that soon, in a position where no move of ours wins at once: yes (loss_in(3)) if
+  // "Not lost within 2 plies?" (beta = solve_loss_in(3)) asked of the board, so that the clock cannot
+  // end the game that soon, in a position where no move of ours wins at once: yes (solve_loss_in(3)) if
   // some move of ours leaves the opponent no capture that takes all our counters but one; else
-  // every move loses in 2 (loss_in(2)). A quarter of the solver's nodes ask this question, and
+  // every move loses in 2 (solve_loss_in(2)). A quarter of the solver's nodes ask this question, and
   // a node's own moves answer it faster than a table probe would. Measured (docs/SOLVER.md): 10%
   // less time on 60 random endgames; storing the yes answers as well made it 77% slower (they
   // crowd out dearer entries), and counting the move that answers yes in the history, 15%.
@@ -713,12 +713,12 @@ class SolveSearch {
         if (at_most_one(mine & ~captures_at<V::diagonal>(t, theirs | square_bb(t), mine))) return false;
       return true;
     });
-    if (survives) return loss_in(3);
+    if (survives) return solve_loss_in(3);
     // Rare, and worth telling the searches that look further ahead (a "no" at 2 plies is a no
     // at every horizon): stored for the board, as search_moves() would.
     const TableKeys keys = table_keys(pos);
-    table_.store(keys.board, solve_hash(keys.board), -solve_win, loss_in(2), Move{}, std::uint64_t(tried));
-    return loss_in(2);
+    table_.store(keys.board, solve_hash(keys.board), -solve_win, solve_loss_in(2), Move{}, std::uint64_t(tried));
+    return solve_loss_in(2);
   }
 
   // Whether the game ending by the clock now (no capture), with the counts as they are, would
@@ -807,8 +807,8 @@ class SolveSearch {
   // answers where search_moves() asks it about every child first.
   SolveValue search_placement(const Position& pos, SolveValue beta, const TableKeys& keys) {
     const int min_plies = min_plies_to_decide(pos);
-    if (beta > win_in(min_plies)) return win_in(min_plies);
-    if (beta <= loss_in(min_plies)) return loss_in(min_plies);
+    if (beta > solve_win_in(min_plies)) return solve_win_in(min_plies);
+    if (beta <= solve_loss_in(min_plies)) return solve_loss_in(min_plies);
     const std::uint64_t key = keys.exact, hash = solve_hash(key);
     SolveBounds known;
     Move table_move;
@@ -881,7 +881,7 @@ class SolveSearch {
     };
     // A movement-phase child asked a question at the edge of its range answers it before its
     // table probe: its keys (the canonical image) and its buckets would be wasted work.
-    const bool children_probe = pos.in_placement() || (cb > loss_in(2) && cb <= win_in(2));
+    const bool children_probe = pos.in_placement() || (cb > solve_loss_in(2) && cb <= solve_win_in(2));
     // The images of pos's boards, made when the first child needs its keys.
     BoardImages images;
     bool images_known = false;
@@ -911,9 +911,9 @@ class SolveSearch {
 
   // Whether a child needs its keys: not if its question is at the edge of its range (see
   // children_probe in search_moves()), nor if it answers from its moves (answered_from_moves():
-  // cb is loss_in(3), or loss_in(4) that question_asked() shortens to it).
+  // cb is solve_loss_in(3), or solve_loss_in(4) that question_asked() shortens to it).
   static bool wants_keys(SolveValue cb, bool children_probe, const Position& child) {
-    const bool maybe_from_moves = cb == loss_in(3) || cb == loss_in(4);
+    const bool maybe_from_moves = cb == solve_loss_in(3) || cb == solve_loss_in(4);
     return children_probe && !(maybe_from_moves && answered_from_moves(child, question_asked(child, cb)));
   }
 

@@ -22,8 +22,8 @@ inline constexpr SolveValue solve_win = 30000;
 inline constexpr int solve_max_plies = 12000;
 inline constexpr SolveValue solve_min_win = solve_win - solve_max_plies;  // every win is >= this
 
-constexpr SolveValue win_in(int plies) { return solve_win - plies; }
-constexpr SolveValue loss_in(int plies) { return -(solve_win - plies); }
+constexpr SolveValue solve_win_in(int plies) { return solve_win - plies; }
+constexpr SolveValue solve_loss_in(int plies) { return -(solve_win - plies); }
 constexpr bool is_win(SolveValue v) { return v > 0; }
 constexpr bool is_loss(SolveValue v) { return v < 0; }
 // Plies to the end of the game of a win or loss value; 0 for a draw.
@@ -48,7 +48,7 @@ constexpr SolveValue child_beta(SolveValue beta) { return beta > 0 ? -beta : 2 -
 inline constexpr int no_horizon = 1 << 20;
 constexpr int horizon(SolveValue beta) {
   if (beta >= solve_min_win) return solve_win - beta;
-  if (beta <= -solve_min_win) return beta + solve_win - 1;  // beta = loss_in(q): not lost within q - 1
+  if (beta <= -solve_min_win) return beta + solve_win - 1;  // beta = solve_loss_in(q): not lost within q - 1
   return no_horizon;
 }
 
