@@ -147,7 +147,7 @@ struct PerftOptions {
   std::size_t hash_mb = 0;  // 0: no table; else the table's size in MiB (at most max_perft_hash_mb
                             // and the machine's physical memory, memory.hpp)
   // Called from the calling thread as the root work completes: (items done, items in all).
-  std::function<void(std::size_t, std::size_t)> progress;
+  std::function<void(std::size_t, std::size_t)> progress{};
 };
 
 inline constexpr int max_perft_threads = 256;

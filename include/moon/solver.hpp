@@ -83,7 +83,7 @@ struct SolveOptions {
   // Called with one line of progress text (no newline) now and then, from the first of the
   // solver's threads (not the thread that called solve()), with solve_callback_stack_bytes of
   // stack to use.
-  std::function<void(const std::string&)> progress;
+  std::function<void(const std::string&)> progress{};
 };
 
 // One solver owns its table and threads; several may live in one process. solve() blocks the
