@@ -295,7 +295,11 @@ def main():
     args = parser.parse_args()
     if not 1 <= args.depth <= 100:
         parser.error("--depth must be from 1 to 100")
-    library = Library(find_library(args.library))
+    path = find_library(args.library)
+    try:
+        library = Library(path)
+    except OSError as e:  # not there, or not a library this Python can load
+        sys.exit(f"play.py: cannot load libmoon_c from {path}: {e}")
     try:
         if args.auto:
             auto_game(library)
