@@ -3,22 +3,7 @@
 #   BUILD_DIR  the build to install       SOURCE_DIR  tests/consumer
 #   WORK_DIR   a scratch directory        CONFIG      the configuration to install
 #   GENERATOR, CXX_COMPILER               as the build used
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    string(REPLACE ";" " " command "${ARGN}")
-    message(FATAL_ERROR "${command}\nfailed (${status}):\n${output}\n${errors}")
-  endif()
-  set(output "${output}" PARENT_SCOPE)
-endfunction()
-
-set(prefix ${WORK_DIR}/prefix)
-file(REMOVE_RECURSE ${WORK_DIR})
-set(config_option)
-if(CONFIG)
-  set(config_option --config ${CONFIG})
-endif()
-run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} ${config_option})
+include(${CMAKE_CURRENT_LIST_DIR}/install_to_prefix.cmake)
 
 file(GLOB_RECURSE config_files ${prefix}/*/moonConfig.cmake)
 file(GLOB_RECURSE c_libraries ${prefix}/*/libmoon_c.so*)
