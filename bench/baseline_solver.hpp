@@ -32,7 +32,7 @@ class BaselineSolver {
     deadline_ = deadline;
     node_limit_ = node_limit;
     timed_out_ = false;
-    const SolveValue v = with_variant(pos.rules(), [&](auto v) { return negamax<decltype(v)>(pos, -solve_win, solve_win); });
+    const SolveValue v = with_variant(pos.rules(), [&](auto variant) { return negamax<decltype(variant)>(pos, -solve_win, solve_win); });
     if (timed_out_) return std::nullopt;
     return v;
   }

@@ -115,7 +115,7 @@ void compare_with_baseline(benchmark::State& state, const std::string& name, con
       value = baseline.solve(pos, start + limit);
       baseline_s = seconds_since(start);
     };
-    if (!solver_multiple) run_baseline(baseline_limit);
+    if (solver_multiple == 0) run_baseline(baseline_limit);
     const auto start = std::chrono::steady_clock::now();
     const auto r = solver.solve(pos);
     const double solver_s = seconds_since(start);
@@ -123,7 +123,7 @@ void compare_with_baseline(benchmark::State& state, const std::string& name, con
       state.SkipWithError("solve failed");
       return;
     }
-    if (solver_multiple)
+    if (solver_multiple != 0)
       run_baseline(std::max(std::chrono::duration_cast<std::chrono::steady_clock::duration>(baseline_limit),
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(solver_s * solver_multiple))));

@@ -26,8 +26,8 @@ Expected<std::unique_ptr<StackThread>> StackThread::start(std::size_t stack_byte
   if (!code) {
     code = pthread_create(
         &t->handle_->thread, &attributes,
-        [](void* work) -> void* {
-          (*static_cast<std::function<void()>*>(work))();
+        [](void* thread_work) -> void* {
+          (*static_cast<std::function<void()>*>(thread_work))();
           return nullptr;
         },
         &t->work_);
