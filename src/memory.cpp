@@ -1,9 +1,14 @@
 #include "moon/memory.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #if __has_include(<unistd.h>)
 #include <unistd.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
 #endif
 
 namespace moon {
@@ -29,5 +34,20 @@ Expected<bool> check_table_size(std::size_t mb, std::size_t memory_mb) {
 }
 
 Expected<bool> check_table_size(std::size_t mb) { return check_table_size(mb, physical_memory_mb()); }
+
+void* allocate_table_memory(std::size_t bytes, std::size_t alignment) noexcept {
+  constexpr std::size_t huge_page = std::size_t{2} << 20;
+  if (bytes >= huge_page) alignment = std::max(alignment, huge_page);
+  // std::aligned_alloc wants a whole number of alignments.
+  if (bytes == 0 || bytes > std::numeric_limits<std::size_t>::max() - alignment) return nullptr;
+  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  void* memory = std::aligned_alloc(alignment, rounded);
+#ifdef MADV_HUGEPAGE
+  if (memory && alignment >= huge_page) madvise(memory, rounded, MADV_HUGEPAGE);
+#endif
+  return memory;
+}
+
+void FreeTableMemory::operator()(void* memory) const noexcept { std::free(memory); }
 
 }  // namespace moon

@@ -1,6 +1,5 @@
 #include "moon/transposition_table.hpp"
 
-#include <new>
 #include <string>
 
 #include "moon/memory.hpp"
@@ -18,7 +17,7 @@ Expected<bool> TranspositionTable::resize(std::size_t mb) {
     clear();
     return true;
   }
-  std::unique_ptr<Bucket[]> fresh(new (std::nothrow) Bucket[count]);
+  TableArray<Bucket> fresh = make_table_array<Bucket>(count);  // on huge pages (memory.hpp)
   if (!fresh) return Error{"cannot allocate a " + std::to_string(mb) + " MiB hash table"};
   buckets_ = std::move(fresh);
   bucket_count_ = count;

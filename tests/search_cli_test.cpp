@@ -68,6 +68,12 @@ TEST_CASE("moon bench: the same node signature on every run") {
   CHECK(contains(a.err, "position 1/18: 5/5/5/5/5 x 12 12 0 1  depth "));
   CHECK(contains(a.err, "position 16/18: oxoox/x2xx/xox1x/o1oxx/oooox o 0 0 9 18  --slide --diagonal  depth "));
   CHECK(contains(a.err, "position 18/18: 1ox2/o2x1/o1x1x/2ox1/3ox o 0 0 28 30  --clock-limit 40  depth "));
+  CHECK(!contains(a.err, "not a signature"));
+  // With threads the count is no signature, and the program says so (standard output unchanged).
+  const Run threaded = run_moon("bench --depth-offset -6 --threads 2");
+  CHECK(threaded.status == 0);
+  CHECK(contains(threaded.out, "Nodes searched: "));
+  CHECK(contains(threaded.err, "note: with 2 threads the node count varies from run to run: it is not a signature\n"));
   CHECK(run_moon("bench --engine nonsense").status == 2);
   const Run too_shallow = run_moon("bench --depth-offset -9");
   CHECK(too_shallow.status == 2);

@@ -706,6 +706,30 @@ TEST_CASE("hash sizes are checked against the machine's memory") {
   else MESSAGE("no /proc/meminfo: physical_memory_mb() ", physical_memory_mb(), " not cross-checked");
 }
 
+TEST_CASE("table memory: aligned, on 2 MiB boundaries from 2 MiB on, constructed; impossible sizes are null") {
+  struct Cell {
+    std::uint64_t key = 7;
+    std::int16_t value = -3;
+  };
+  const auto aligned_to = [](const void* p, std::uintptr_t alignment) {
+    return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
+  };
+  const TableArray<Cell> small = make_table_array<Cell>(1000);
+  REQUIRE(small);
+  CHECK(aligned_to(small.get(), alignof(Cell)));
+  CHECK(small[0].key == 7);
+  CHECK(small[999].value == -3);
+  const std::size_t huge_page = std::size_t{2} << 20;
+  const TableArray<Cell> large = make_table_array<Cell>(huge_page / sizeof(Cell) + 1);  // just over 2 MiB
+  REQUIRE(large);
+  CHECK(aligned_to(large.get(), huge_page));
+  CHECK(large[huge_page / sizeof(Cell)].key == 7);
+  CHECK_FALSE(make_table_array<Cell>(0));
+  CHECK_FALSE(make_table_array<Cell>(~std::size_t{0} / sizeof(Cell) + 1));  // the bytes would overflow
+  CHECK(allocate_table_memory(0, 64) == nullptr);
+  CHECK(allocate_table_memory(~std::size_t{0} - 8, 64) == nullptr);  // rounding up would overflow
+}
+
 TEST_CASE("a hash size above the machine's memory is refused; the table and the options stay" *
           doctest::skip(test::over_memory_mb() == 0)) {
   const std::size_t over = test::over_memory_mb();

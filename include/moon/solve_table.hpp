@@ -13,13 +13,9 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "moon/expected.hpp"
 #include "moon/memory.hpp"
@@ -68,18 +64,9 @@ class SolveTable {
       dirty_.store(false, std::memory_order_relaxed);
       return true;
     }
-    // Huge pages where the system offers them: one TLB entry covers 2 MiB of random probes.
-    constexpr std::size_t huge_page = std::size_t{2} << 20;
-    const std::size_t size = count * sizeof(Bucket);
-    const std::size_t alignment = size >= huge_page ? huge_page : alignof(Bucket);
-    void* memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-    if (!memory) return false;
-#ifdef MADV_HUGEPAGE
-    if (alignment == huge_page) madvise(memory, size, MADV_HUGEPAGE);
-#endif
-    Bucket* fresh = static_cast<Bucket*>(memory);
-    std::uninitialized_default_construct_n(fresh, count);
-    buckets_.reset(fresh);
+    TableArray<Bucket> fresh = make_table_array<Bucket>(count);  // on huge pages (memory.hpp)
+    if (!fresh) return false;
+    buckets_ = std::move(fresh);
     bucket_count_ = count;
     dirty_.store(false, std::memory_order_relaxed);
     return true;
@@ -89,7 +76,7 @@ class SolveTable {
     if (!dirty_.load(std::memory_order_relaxed)) return;
     dirty_.store(false, std::memory_order_relaxed);
     for (std::size_t i = 0; i < bucket_count_; ++i)
-      for (Entry& e : buckets_.get()[i].entries) {
+      for (Entry& e : buckets_[i].entries) {
         e.check.store(0, std::memory_order_relaxed);
         e.data.store(0, std::memory_order_relaxed);
       }
@@ -98,13 +85,13 @@ class SolveTable {
   std::size_t bytes() const { return bucket_count_ * sizeof(Bucket); }
 
   void prefetch(std::uint64_t hash) const {
-    if (bucket_count_) __builtin_prefetch(&buckets_.get()[index(hash)]);
+    if (bucket_count_) __builtin_prefetch(&buckets_[index(hash)]);
   }
 
   // The stored bounds of the position with this exact key (and its hash), if any.
   bool probe(std::uint64_t key, std::uint64_t hash, SolveBounds& out) const {
     if (!bucket_count_) return false;
-    const Bucket& b = buckets_.get()[index(hash)];
+    const Bucket& b = buckets_[index(hash)];
     for (const Entry& e : b.entries) {
       const std::uint64_t data = e.data.load(std::memory_order_relaxed);
       if ((e.check.load(std::memory_order_relaxed) ^ data) == key && (data & used_bit)) {
@@ -121,7 +108,7 @@ class SolveTable {
              std::uint64_t work) {
     if (!bucket_count_) return;
     if (!dirty_.load(std::memory_order_relaxed)) dirty_.store(true, std::memory_order_relaxed);
-    Bucket& b = buckets_.get()[index(hash)];
+    Bucket& b = buckets_[index(hash)];
     const unsigned new_work = unsigned(std::min<int>(int(std::bit_width(work)), 127));
     Entry* victim = nullptr;
     unsigned victim_work = ~0u;
@@ -150,7 +137,7 @@ class SolveTable {
     if (!sample) return 0;
     std::size_t used = 0;
     for (std::size_t i = 0; i < sample; ++i)
-      for (const Entry& e : buckets_.get()[i].entries) used += (e.data.load(std::memory_order_relaxed) & used_bit) != 0;
+      for (const Entry& e : buckets_[i].entries) used += (e.data.load(std::memory_order_relaxed) & used_bit) != 0;
     return int(used * 1000 / (sample * bucket_entries));
   }
 
@@ -183,10 +170,7 @@ class SolveTable {
     e.data.store(data, std::memory_order_relaxed);
   }
 
-  struct Free {
-    void operator()(Bucket* b) const { std::free(b); }
-  };
-  std::unique_ptr<Bucket, Free> buckets_;
+  TableArray<Bucket> buckets_;
   std::size_t bucket_count_ = 0;
   // Written since the last clear (searching threads only ever set it; clear() runs between searches).
   std::atomic<bool> dirty_{false};

@@ -23,6 +23,7 @@
 #include <memory>
 
 #include "moon/expected.hpp"
+#include "moon/memory.hpp"
 #include "moon/move.hpp"
 #include "moon/score.hpp"
 
@@ -141,7 +142,7 @@ class TranspositionTable {
     return buckets_[std::size_t((detail::TableIndexProduct(hash) * bucket_count_) >> 64)];
   }
 
-  std::unique_ptr<Bucket[]> buckets_;
+  TableArray<Bucket> buckets_;
   std::size_t bucket_count_ = 0;
   std::uint8_t generation_ = 0;
 };
