@@ -103,10 +103,12 @@ BENCHMARK(BM_Solver)
 // `baseline_limit`, or, if `solver_multiple` is not 0, after that many times the solver's time
 // if that is longer (the solver then runs first); the ratio is then a lower bound
 // (baseline_finished=0). Results must agree.
+// `ordering`: the textbook baseline's (the table move first), or captures first as well.
 void compare_with_baseline(benchmark::State& state, const std::string& name, const Position& pos,
-                           std::chrono::seconds baseline_limit, double solver_multiple = 0) {
+                           std::chrono::seconds baseline_limit, double solver_multiple = 0,
+                           bench::BaselineOrdering ordering = bench::BaselineOrdering::table_move_only) {
   for (auto _ : state) {
-    bench::BaselineSolver baseline(22);  // 64 MiB, as the solver
+    bench::BaselineSolver baseline(22, ordering);  // 64 MiB, as the solver
     Solver solver(SolveOptions{64, 1, true, {}});
     std::optional<SolveValue> value;
     double baseline_s = 0;
@@ -150,6 +152,16 @@ void BM_SolverVsBaseline(benchmark::State& state) {
 }
 BENCHMARK(BM_SolverVsBaseline)->DenseRange(0, std::size(endgames) - 1)->Iterations(1)->Unit(benchmark::kSecond);
 
+// The same against the stronger baseline that also orders captures first.
+void BM_SolverVsOrderedBaseline(benchmark::State& state) {
+  const Endgame& e = endgames[state.range(0)];
+  compare_with_baseline(state, e.name, load(e), std::chrono::hours(1), 0, bench::BaselineOrdering::captures_first);
+}
+BENCHMARK(BM_SolverVsOrderedBaseline)
+    ->DenseRange(0, std::size(endgames) - 1)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
 // Endgames the baseline cannot finish in a minute: the solver runs first, as long as it needs;
 // the baseline gets 60 s, or 100 times the solver's time if that is longer, so that a ratio of
 // at least 100 is settled too.
@@ -181,6 +193,17 @@ void BM_SolverVsBaselineRandomTo100x(benchmark::State& state) {
   compare_with_baseline(state, fen, *parse_position(fen), std::chrono::seconds(0), 100);
 }
 BENCHMARK(BM_SolverVsBaselineRandomTo100x)
+    ->DenseRange(0, std::size(bench::random_endgames) - 1)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// The same against the stronger baseline that also orders captures first.
+void BM_SolverVsOrderedBaselineRandomTo100x(benchmark::State& state) {
+  const char* fen = bench::random_endgames[state.range(0)];
+  compare_with_baseline(state, fen, *parse_position(fen), std::chrono::seconds(0), 100,
+                        bench::BaselineOrdering::captures_first);
+}
+BENCHMARK(BM_SolverVsOrderedBaselineRandomTo100x)
     ->DenseRange(0, std::size(bench::random_endgames) - 1)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);

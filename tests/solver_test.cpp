@@ -753,14 +753,16 @@ TEST_CASE("the best move of a proven value is read off the table, not searched f
   }
 }
 
-TEST_CASE("the textbook baseline agrees with exhaustive minimax") {
+TEST_CASE("the textbook baseline, and the one ordering captures first, agree with exhaustive minimax") {
   const auto cases = samples(17, 200 / scale, 200000 / scale);
   for (const Sample& s : cases) {
     INFO(describe(s.pos));
-    bench::BaselineSolver baseline(12);
-    const SolveValue v = *baseline.solve(s.pos);
-    CHECK(outcome_of(v) == s.truth.outcome);
-    if (v != 0) CHECK(plies_of(v) == s.truth.plies);
+    for (const auto ordering : {bench::BaselineOrdering::table_move_only, bench::BaselineOrdering::captures_first}) {
+      bench::BaselineSolver baseline(12, ordering);
+      const SolveValue v = *baseline.solve(s.pos);
+      CHECK(outcome_of(v) == s.truth.outcome);
+      if (v != 0) CHECK(plies_of(v) == s.truth.plies);
+    }
   }
 }
 
