@@ -84,11 +84,12 @@ class BaselineSolver {
     MoveList list;
     generate_moves<V>(pos, list);
     if (ordering_ == BaselineOrdering::captures_first) {
-      // The table move, then by counters taken; stable, so that ties stay in generation order.
+      // The table move (scored above any capture), then by counters taken; stable, so that ties
+      // stay in generation order.
       std::array<std::pair<int, Move>, MoveList::capacity> scored;
       const std::size_t n = list.size();
       for (std::size_t i = 0; i < n; ++i)
-        scored[i] = {list[i] == table_move ? 64 : popcount(pos.captures_of<V>(list[i])), list[i]};
+        scored[i] = {list[i] == table_move ? square_count : popcount(pos.captures_of<V>(list[i])), list[i]};
       std::stable_sort(scored.begin(), scored.begin() + std::ptrdiff_t(n),
                        [](const auto& a, const auto& b) { return a.first > b.first; });
       for (std::size_t i = 0; i < n; ++i) list[i] = scored[i].second;

@@ -30,7 +30,8 @@ Expected<bool> check_table_size(std::size_t mb);
 // and, where the system offers it (Linux's transparent huge pages, asked for with madvise), kept
 // on 2 MiB pages: a table's probes land anywhere in it, and one TLB entry then covers 2 MiB of
 // them instead of 4 KiB. (On a system whose huge pages are set to madvise only, as Debian's are,
-// without the request a table gets 4 KiB pages: probes 14-17% slower, docs/PERFORMANCE.md.)
+// a table gets 4 KiB pages without the request: the search with a 256 MiB table took 1.17 times
+// as long for the same nodes, docs/SEARCH.md, "Huge pages".)
 void* allocate_table_memory(std::size_t bytes, std::size_t alignment) noexcept;
 
 struct FreeTableMemory {
