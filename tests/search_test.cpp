@@ -623,6 +623,27 @@ TEST_CASE("movetime and clock limits end the search with a legal move" * doctest
   CHECK(legal_moves(pos).contains(rc->best));
 }
 
+TEST_CASE("a node limit holds with many threads: each stops within its next 1024 nodes" *
+          doctest::test_suite("threads")) {
+  // More threads than cores: a helper may run long stretches while the main thread waits for a
+  // core, so every thread must watch the sum (256 threads once searched 824 k nodes for 100 000).
+  const Position pos = Position::start();
+  for (const int threads : {8, 64, 256}) {
+    Searcher s(SearchOptions{16, threads, {}});
+    for (const std::uint64_t limit : {20000ull, 100000ull}) {
+      SearchLimits limits;
+      limits.nodes = limit;
+      const auto r = s.search(pos, limits);
+      REQUIRE(r.has_value());
+      INFO(threads, " threads, limit ", limit, ": ", r->nodes, " nodes");
+      // Once the sum reaches the limit every thread stops at its next check or sooner: at most
+      // 1024 nodes each past the moment the sum was taken, which each could also be short of.
+      CHECK(r->nodes <= limit + 2 * 1024 * std::uint64_t(threads));
+      CHECK(legal_moves(pos).contains(r->best));
+    }
+  }
+}
+
 TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal moves" * doctest::test_suite("threads")) {
   const Position pos = parse("ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10");
   std::vector<std::future<Expected<SearchResult>>> runs;

@@ -38,7 +38,8 @@ inline constexpr std::int64_t max_limit_ms = 1'000'000'000'000;
 
 struct SearchLimits {
   int depth = 0;                   // 0: no depth limit (up to max_search_depth)
-  std::uint64_t nodes = 0;         // 0: no node limit (exact with one thread, approximate with more)
+  std::uint64_t nodes = 0;         // 0: no node limit (exact with one thread; with n threads up
+                                   // to about 1024 n nodes over: each sums every 1024 nodes)
   std::int64_t movetime_ms = 0;    // 0: no fixed time
   // Clock-based time control for the side to move (protocol's xtime/otime/xinc/oinc): 0 = unused.
   std::int64_t time_left_ms = 0, increment_ms = 0;
