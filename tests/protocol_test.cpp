@@ -344,6 +344,28 @@ TEST_CASE("protocol: a go solve whose table cannot be made says why and still en
 }
 #endif
 
+TEST_CASE("protocol: a change of rule clears the tables and history at once: the next search is a fresh engine's") {
+  // Cleared at the setoption, like uminewgame (the table and the history); before, the next
+  // search cleared only the table, on its own clock, and kept the history of the old rules.
+  const std::vector<std::string> movement_search = {"position fen oxoox/xxooo/ox1xx/xxoox/oxoxo x 0 0 0 13",
+                                                     "go depth 7"};
+  Session used;
+  used.send(movement_search);  // under the default rules: step
+  CHECK(used.send("setoption name Movement value slide").empty());
+  const auto after_change = used.send(movement_search);
+  Session fresh;
+  CHECK(fresh.send("setoption name Movement value slide").empty());
+  const auto from_fresh = fresh.send(movement_search);
+  REQUIRE(after_change.size() >= 2);
+  REQUIRE(from_fresh.size() >= 2);
+  const auto nodes_of = [](const std::string& info) {
+    const auto from = info.find(" nodes ");
+    return info.substr(from, info.find(" nps ") - from);
+  };
+  CHECK(nodes_of(after_change[after_change.size() - 2]) == nodes_of(from_fresh[from_fresh.size() - 2]));
+  CHECK(after_change.back() == from_fresh.back());
+}
+
 TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {
   Session s;
   s.send("position startpos moves b4 c4 d4");
