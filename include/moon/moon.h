@@ -192,7 +192,7 @@ typedef struct moon_engine_options {
  * (or a stop signal). */
 typedef struct moon_search_limits {
   int depth;            /* iterations, 1-100; 0: no limit */
-  uint64_t nodes;       /* 0: no limit */
+  uint64_t nodes;       /* 0: no limit; exact with one thread, up to about 1024 a thread over with more */
   int64_t movetime_ms;  /* search this long; 0: no limit */
   int64_t time_left_ms; /* the side to move's clock: the engine budgets its time; 0: unused */
   int64_t increment_ms; /* added to that clock after each move; 0: none */
