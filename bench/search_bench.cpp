@@ -72,17 +72,17 @@ struct Key {
 // The keys the table benchmarks use, by `range(0)`: 4096 keys of real positions (hashed as the
 // search does), whose buckets (256 KiB) stay in the cache, or 2^20 random keys, whose buckets are
 // spread over the whole 16 MiB table, as a long search's probes are: nearly every one a cache miss.
+constexpr std::int64_t hot_keys = 4096, cold_keys = std::int64_t{1} << 20;
 std::vector<Key> benchmark_keys(std::int64_t count) {
   std::vector<Key> keys;
-  if (count == 4096) {
-    for (const moon::Position& p : sample_positions(4096)) keys.push_back({p.key(), p.hash()});
+  if (count == hot_keys) {
+    for (const moon::Position& p : sample_positions(hot_keys)) keys.push_back({p.key(), p.hash()});
   } else {
     std::mt19937_64 rng(11);
     for (std::int64_t i = 0; i < count; ++i) keys.push_back({rng() >> 1, rng()});
   }
   return keys;
 }
-constexpr std::int64_t hot_keys = 4096, cold_keys = std::int64_t{1} << 20;
 
 // Stores into a 16 MiB table.
 void BM_TableStore(benchmark::State& state) {

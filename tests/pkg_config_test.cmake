@@ -13,32 +13,36 @@ if(NOT pc_files)
 endif()
 list(GET pc_files 0 pc_file)
 get_filename_component(pc_dir ${pc_file} DIRECTORY)
+
+# Runs pkg-config with the arguments given; its output, stripped, is left in `output`.
+function(pkg_config)
+  run(${PKG_CONFIG} ${ARGN})
+  string(STRIP "${output}" output)
+  set(output "${output}" PARENT_SCOPE)
+endfunction()
+
 # Only the temporary prefix: a moon installed elsewhere on the machine must not be found.
 set(ENV{PKG_CONFIG_LIBDIR} ${pc_dir})
 set(ENV{PKG_CONFIG_PATH} "")
 
 foreach(package moon moon_c)
-  run(${PKG_CONFIG} --modversion ${package})
-  string(STRIP "${output}" output)
+  pkg_config(--modversion ${package})
   if(NOT output STREQUAL VERSION)
     message(FATAL_ERROR "pkg-config --modversion ${package} printed '${output}', not ${VERSION}")
   endif()
 endforeach()
 
 # The C API, as strict C99, and the C++ library, each with only what pkg-config gives.
-run(${PKG_CONFIG} --cflags --libs moon_c)
-string(STRIP "${output}" output)
+pkg_config(--cflags --libs moon_c)
 separate_arguments(c_flags UNIX_COMMAND "${output}")
 run(${C_COMPILER} -std=c99 -Wall -Wextra -Wpedantic -Werror ${SOURCE_DIR}/consumer.c ${c_flags}
     -o ${WORK_DIR}/consumer_c)
-run(${PKG_CONFIG} --cflags --libs moon)
-string(STRIP "${output}" output)
+pkg_config(--cflags --libs moon)
 separate_arguments(cxx_flags UNIX_COMMAND "${output}")
 run(${CXX_COMPILER} -std=c++20 -O1 ${SOURCE_DIR}/consumer.cpp ${cxx_flags} -o ${WORK_DIR}/consumer_cpp)
 
 # The loader finds libmoon_c in pkg-config's libdir, as a user's run script would point it there.
-run(${PKG_CONFIG} --variable=libdir moon_c)
-string(STRIP "${output}" output)
+pkg_config(--variable=libdir moon_c)
 set(ENV{LD_LIBRARY_PATH} "${output}")
 run(${WORK_DIR}/consumer_c)
 if(NOT output STREQUAL "position: 5/1x3/5/5/5 o 11 12 0 1\nsearch: a legal move\n")

@@ -576,6 +576,18 @@ Position with_clock(const Position& pos, int clock) {
   return *parse_position(text, pos.rules());
 }
 
+// The truth about the movement-phase board of pos at every clock from 0 to the limit - 1, if
+// minimax settles each within `budget` nodes.
+std::optional<std::vector<Truth>> truths_at_every_clock(const Position& pos, std::uint64_t budget) {
+  std::vector<Truth> truths;
+  for (int c = 0; c < pos.rules().clock_limit; ++c) {
+    const auto t = truth(with_clock(pos, c), budget);
+    if (!t) return std::nullopt;
+    truths.push_back(*t);
+  }
+  return truths;
+}
+
 // Whether an outcome answers the whole-game question "won?" (won) or "not lost?" with yes.
 bool answers_yes(Outcome outcome, bool won) { return won ? outcome == Outcome::win : outcome != Outcome::loss; }
 
@@ -598,14 +610,13 @@ TEST_CASE("every fail-soft answer is a true bound, one board at every clock shar
   // False if minimax cannot settle the board at every clock within `budget` nodes.
   const auto check_board = [&](const Position& pos, std::uint64_t budget) {
     const Rules& rules = pos.rules();
+    const auto truths = truths_at_every_clock(pos, budget);
+    if (!truths) return false;
     std::vector<SolveValue> values;
-    for (int c = 0; c < rules.clock_limit; ++c) {
-      const auto t = truth(with_clock(pos, c), budget);
-      if (!t) return false;
-      values.push_back(t->outcome == Outcome::win    ? solve_win_in(t->plies)
-                       : t->outcome == Outcome::loss ? solve_loss_in(t->plies)
-                                                     : 0);
-    }
+    for (const Truth& t : *truths)
+      values.push_back(t.outcome == Outcome::win    ? solve_win_in(t.plies)
+                       : t.outcome == Outcome::loss ? solve_loss_in(t.plies)
+                                                    : 0);
     std::vector<SolveValue> betas = {0, 1};
     for (int d = 1; d <= 2 * rules.clock_limit + 2; ++d) {
       betas.push_back(solve_win_in(d));
@@ -656,13 +667,8 @@ TEST_CASE("one board at every clock, one table: entries shared across clocks sta
     rules.clock_limit = 3 + int(rng() % 5);
     const Position pos = random_position(rng, rules);
     if (pos.in_placement() || pos.is_over()) continue;
-    std::vector<Truth> truths;
-    for (int c = 0; c < rules.clock_limit; ++c) {
-      const auto t = truth(with_clock(pos, c), 200000 / scale);
-      if (!t) break;
-      truths.push_back(*t);
-    }
-    if (int(truths.size()) < rules.clock_limit) continue;
+    const auto truths = truths_at_every_clock(pos, 200000 / scale);
+    if (!truths) continue;
     ++boards;
     for (bool upwards : {true, false}) {
       SolveTable table(4);
@@ -671,8 +677,8 @@ TEST_CASE("one board at every clock, one table: entries shared across clocks sta
         const Position p = with_clock(pos, c);
         INFO(describe(p), upwards ? " (clocks upwards)" : " (clocks downwards)");
         const SolveResult r = core_solve(p, table);
-        CHECK(r.outcome == truths[std::size_t(c)].outcome);
-        CHECK(r.plies == truths[std::size_t(c)].plies);
+        CHECK(r.outcome == (*truths)[std::size_t(c)].outcome);
+        CHECK(r.plies == (*truths)[std::size_t(c)].plies);
       }
     }
   }

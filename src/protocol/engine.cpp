@@ -266,10 +266,7 @@ void Engine::set_option(Words args) {
     // The tables' entries hold under the old rules only. Cleared now, as by uminewgame, the next
     // `go` does not spend its time on it (a clear of 2 GiB took 260 ms of a 100 ms move); while
     // a task runs, the next search clears them itself.
-    if (!busy()) {
-      searcher_.clear();
-      if (solver_) solver_->clear();
-    }
+    if (!busy()) forget_learnt();
     std::vector<std::string_view> words(position_words_.begin(), position_words_.end());
     const auto replayed = parse_position_command(words, next->rules);
     if (replayed) {
@@ -286,6 +283,10 @@ void Engine::set_option(Words args) {
 
 void Engine::new_game(Words args) {
   if (!args.empty()) return send_error("uminewgame takes no arguments (got " + quoted(join(args)) + ")");
+  forget_learnt();
+}
+
+void Engine::forget_learnt() {
   searcher_.clear();
   if (solver_) solver_->clear();
 }

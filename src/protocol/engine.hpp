@@ -61,6 +61,7 @@ class Engine {
   void umi(Words args);
   void set_option(Words args);
   void new_game(Words args);
+  void forget_learnt();  // the search's table and history, the solver's table (not while busy)
   void position(Words args);
   void go(Words args);
   void display(Words args);
