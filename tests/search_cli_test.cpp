@@ -240,6 +240,21 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   CHECK_FALSE(contains(endgame.out, " in 0 plies"));
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
+TEST_CASE("moon match with fewer threads and less memory than asked: fewer games at once, no crash" *
+          doctest::test_suite("threads")) {
+  // 100 MB of address space: 64 threads' stacks (8 MiB each here, 2 MiB where unlimited) do not
+  // fit, nor do 64 pairs of engines. The first refused thread used to abort the program (134),
+  // and an engine left without a table crashed it (139).
+  const Run r = run_moon("match --concurrency 64 --hash 1 --games 4 --depth 1 --quiet", "", "ulimit -v 100000; ");
+  CHECK((r.status == 0 || r.status == 1));
+  CHECK(contains(r.out, "Games: "));
+  CHECK(contains(r.err, "at once, not 64: the system would not start more threads, or not give the memory"));
+  if (r.status == 1) CHECK(contains(r.err, "out of memory: "));
+  if (r.status == 0) CHECK(contains(r.out, "Games: 4 "));
+}
+#endif
+
 namespace {
 
 // The game lines of a match, without the running tally (which depends on the order games end in).

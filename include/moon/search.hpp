@@ -101,7 +101,8 @@ class Searcher {
 
   // Validates (hash TranspositionTable::min_mb..max_mb and at most the machine's physical
   // memory, threads 1..max_search_threads); not while searching. On an error nothing changes.
-  // The constructor clamps instead (1 MB when the size cannot be had).
+  // The constructor clamps instead (1 MB when the size cannot be had; std::bad_alloc if not
+  // even that can).
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
   bool clear();  // forget the table and history (new game); false, and nothing done, while searching

@@ -1,5 +1,7 @@
 // The moon program: its commands, --help and --version.
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string_view>
 #include <vector>
 
@@ -87,6 +89,17 @@ int main(int argc, char** argv) {
     std::cout << "moon " MOON_VERSION "\n";
     return 0;
   }
-  if (const Command* c = find(args[0])) return c->run(moon::cli::Args(args).subspan(1));
-  return unknown(args[0]);
+  const Command* c = find(args[0]);
+  if (!c) return unknown(args[0]);
+  // The commands report as values what they expect to go wrong; memory that cannot be had where
+  // none was expected to fail (say, an engine's smallest table) ends the program with a message
+  // rather than an abort.
+  try {
+    return c->run(moon::cli::Args(args).subspan(1));
+  } catch (const std::bad_alloc&) {
+    std::cerr << "moon " << c->name << ": out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "moon " << c->name << ": " << e.what() << "\n";
+  }
+  return 1;
 }

@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <random>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -44,7 +46,8 @@ constexpr std::string_view help =
     "  --games N          games to play, rounded up to even (default 100)\n"
     "  --opening-plies P  random plies before the engines take over (0-24; default 4)\n"
     "  --seed S           seed of the openings (default 1)\n"
-    "  --concurrency K    games played at once (1-64; default 1)\n"
+    "  --concurrency K    games played at once (1-64; default 1; fewer, with a note, if the\n"
+    "                     system will not start the threads or give the engines' memory)\n"
     "  --quiet            no line per game\n";
 
 struct Engine {
@@ -227,15 +230,16 @@ int match_command(Args args) {
   std::atomic<std::int64_t> next{0};
   std::mutex output;
   int wins = 0, draws = 0, losses = 0;
-  const auto run = [&] {
-    SearchOptions oa = setup.options, ob = setup.options;
-    oa.features = setup.a.features;
-    oa.evaluation = setup.a.weights;
-    ob.features = setup.b.features;
-    ob.evaluation = setup.b.weights;
-    Searcher engine_a(oa), engine_b(ob);
+  std::atomic<std::int64_t> lost{0};  // games begun and then dropped for want of memory
+  const auto play_games = [&](Searcher& engine_a, Searcher& engine_b) {
     for (std::int64_t g; (g = next.fetch_add(1)) < games;) {
-      const std::optional<GameRecord> played = play_game(setup, int(g), engine_a, engine_b, interrupt.token());
+      std::optional<GameRecord> played;
+      try {
+        played = play_game(setup, int(g), engine_a, engine_b, interrupt.token());
+      } catch (const std::bad_alloc&) {
+        ++lost;
+        return;
+      }
       if (!played) return;
       const GameRecord& rec = *played;
       const std::lock_guard lock(output);
@@ -249,12 +253,46 @@ int match_command(Args args) {
                   << ")" << std::endl;
     }
   };
+  // Each thread plays games one after another with its own two engines. A thread whose engines
+  // cannot be had plays none (the others play on), as does one the system will not start; a game
+  // that runs out of memory is dropped, and its thread plays no more. Only dropped games, or no
+  // thread able to play, make the match fail; fewer games at once only make it slower (the first
+  // thread or table refused used to end the program with an abort).
+  std::atomic<std::int64_t> playing{0};
+  const auto run = [&] {
+    SearchOptions oa = setup.options, ob = setup.options;
+    oa.features = setup.a.features;
+    oa.evaluation = setup.a.weights;
+    ob.features = setup.b.features;
+    ob.evaluation = setup.b.weights;
+    std::optional<Searcher> engine_a, engine_b;
+    try {
+      engine_a.emplace(oa);
+      engine_b.emplace(ob);
+    } catch (const std::bad_alloc&) {
+      return;
+    }
+    ++playing;
+    play_games(*engine_a, *engine_b);
+  };
   std::vector<std::thread> threads;
-  for (std::int64_t i = 1; i < concurrency; ++i) threads.emplace_back(run);
+  try {
+    threads.reserve(std::size_t(concurrency));
+    for (std::int64_t i = 1; i < concurrency; ++i) threads.emplace_back(run);
+  } catch (const std::system_error&) {
+  } catch (const std::bad_alloc&) {
+  }
   run();
   for (std::thread& t : threads) t.join();
 
   const int finished = wins + draws + losses;
+  const bool failed = !interrupt.interrupted() && finished < games;
+  if (playing < concurrency)
+    std::cerr << "moon match: " << playing << (playing == 1 ? " game" : " games") << " at once, not " << concurrency
+              << ": the system would not start more threads, or not give the memory for more engines\n";
+  if (failed)
+    std::cerr << "moon match: out of memory: " << games - finished << " of the " << games
+              << " games were not played\n";
   if (interrupt.interrupted())
     std::cout << "Interrupted: " << finished << " of " << games << " games finished\n";
   const EloEstimate e = estimate_elo(wins, draws, losses);
@@ -269,7 +307,7 @@ int match_command(Args args) {
               << "Elo difference (A - B): " << format_elo(e.elo) << " +/- "
               << (std::isinf(e.margin) ? std::string("inf") : format_elo(e.margin).substr(1)) << " (95%)" << std::endl;
   }
-  return interrupt.interrupted() ? interrupted_status : 0;
+  return interrupt.interrupted() ? interrupted_status : failed ? 1 : 0;
 }
 
 }  // namespace moon::cli

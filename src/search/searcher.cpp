@@ -78,7 +78,8 @@ Searcher::Searcher(SearchOptions options) : impl_(std::make_unique<Impl>()) {
   options.threads = std::clamp(options.threads, 1, max_search_threads);
   if (!impl_->shared.table.resize(options.hash_mb)) {
     options.hash_mb = TranspositionTable::min_mb;
-    (void)impl_->shared.table.resize(options.hash_mb);
+    // Without even that there is no table to search with (its probes would read no memory).
+    if (!impl_->shared.table.resize(options.hash_mb)) throw std::bad_alloc();
   }
   impl_->options = options;
   impl_->shared.features = options.features;
