@@ -29,7 +29,6 @@ inline constexpr Bitboard all_squares = (Bitboard{1} << square_count) - 1;
 inline constexpr Bitboard file_a = 0x0108421;  // a1 a2 a3 a4 a5
 inline constexpr Bitboard file_e = file_a << 4;
 inline constexpr Bitboard rank_1 = 0x1f;
-inline constexpr Bitboard rank_5 = rank_1 << 20;
 
 constexpr Bitboard square_bb(Square s) { return Bitboard{1} << s; }
 constexpr int file_of(Square s) { return s % board_size; }

@@ -1,6 +1,7 @@
 // The exact solver's transposition table: bounds on proven values, shared lock-free by threads.
 //
-// An entry is 16 bytes: the position's exact 63-bit key XOR the data word, then the data word
+// An entry is 16 bytes: its 64-bit key (a position's exact key, or a board's or a clock range's
+// key, told apart by their top bits: solve_search.hpp) XOR the data word, then the data word
 // (lower bound, upper bound, best move, work). Proven bounds never go stale — a value is a
 // fact about the game — so the only questions are which entry to keep and whether a read is
 // whole. Both words are written and read as relaxed atomics; a read whose check word does not
@@ -88,7 +89,7 @@ class SolveTable {
     if (bucket_count_) __builtin_prefetch(&buckets_[index(hash)]);
   }
 
-  // The stored bounds of the position with this exact key (and its hash), if any.
+  // The stored bounds of the entry with this key (and its hash), if any.
   bool probe(std::uint64_t key, std::uint64_t hash, SolveBounds& out) const {
     if (!bucket_count_) return false;
     const Bucket& b = buckets_[index(hash)];

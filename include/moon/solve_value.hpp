@@ -24,8 +24,6 @@ inline constexpr SolveValue solve_min_win = solve_win - solve_max_plies;  // eve
 
 constexpr SolveValue solve_win_in(int plies) { return solve_win - plies; }
 constexpr SolveValue solve_loss_in(int plies) { return -(solve_win - plies); }
-constexpr bool is_win(SolveValue v) { return v > 0; }
-constexpr bool is_loss(SolveValue v) { return v < 0; }
 // Plies to the end of the game of a win or loss value; 0 for a draw.
 constexpr int plies_of(SolveValue v) { return v > 0 ? solve_win - v : v < 0 ? solve_win + v : 0; }
 

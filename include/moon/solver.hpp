@@ -80,9 +80,10 @@ struct SolveOptions {
                              // and at most the machine's physical memory (memory.hpp)
   int threads = 1;           // 1 to max_solve_threads (lazy SMP on one shared table)
   bool distance = true;      // false: prove only win/draw/loss (plies = -1, best keeps the outcome)
-  // Called with one line of progress text (no newline) now and then, from the first of the
-  // solver's threads (not the thread that called solve()), with solve_callback_stack_bytes of
-  // stack to use.
+  // Called with one line of progress text (no newline) now and then: while solving, from the
+  // first of the solver's threads (not the thread that called solve()), with
+  // solve_callback_stack_bytes of stack to use; while Solver::create() makes a large table, from
+  // the thread that called it.
   std::function<void(const std::string&)> progress{};
 };
 
