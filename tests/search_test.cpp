@@ -148,6 +148,22 @@ TEST_CASE("score scale: proven scores are distinct from heuristic ones and conve
   CHECK(score_to_table(123, 40) == 123);
   CHECK(to_string(ScoreInfo{ScoreKind::win, 3}) == "win 3");
   CHECK(to_string(ScoreInfo{ScoreKind::heuristic, -40}) == "cp -40");
+  CHECK(to_string(ScoreInfo{ScoreKind::draw, 0}) == "draw");
+  CHECK(to_string(ScoreInfo{ScoreKind::loss, 12}) == "loss 12");
+}
+
+TEST_CASE("the text of an iteration's report: moon analyze's line, the protocol's after 'info '") {
+  SearchInfo info{};
+  info.depth = 7;
+  info.score_info = ScoreInfo{ScoreKind::loss, 4};
+  info.nodes = 12345;
+  info.nps = 678000;
+  info.time_ms = 18;
+  info.hashfull = 3;
+  info.pv = {Move::placement(*parse_square("c1")), Move::movement(*parse_square("c1"), *parse_square("c2"))};
+  CHECK(to_string(info) == "depth 7 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3 pv c1 c1c2");
+  info.pv.clear();
+  CHECK(to_string(info) == "depth 7 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3");
 }
 
 TEST_CASE("evaluation stays inside the heuristic range and is symmetric in colour") {

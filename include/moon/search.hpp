@@ -56,6 +56,9 @@ struct SearchInfo {                // reported after each completed iteration
   std::vector<Move> pv;
   int hashfull;                    // table fill, per mille
 };
+// "depth D score S nodes N nps R time MS hashfull H pv MOVE ..." (S as to_string(ScoreInfo);
+// no "pv" when the line is empty): `moon analyze`'s lines, the protocol's after "info ".
+std::string to_string(const SearchInfo& info);
 
 struct SearchResult {
   Move best;                       // the null move when the position is over

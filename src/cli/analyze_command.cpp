@@ -1,5 +1,4 @@
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "cli/commands.hpp"
@@ -29,14 +28,6 @@ constexpr std::string_view help =
 
 }  // namespace
 
-std::string info_line(const SearchInfo& info) {
-  std::ostringstream line;
-  line << "depth " << info.depth << " score " << to_string(info.score_info) << " nodes " << info.nodes << " nps "
-       << info.nps << " time " << info.time_ms << " hashfull " << info.hashfull << " pv";
-  for (Move m : info.pv) line << ' ' << to_string(m);
-  return line.str();
-}
-
 int analyze_command(Args args) {
   PositionOptions where;
   SearchLimits limits;
@@ -61,7 +52,7 @@ int analyze_command(Args args) {
   if (const auto ok = searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
   // Only now: Ctrl-C while a large table is made kills the program at once (nothing to print).
   const InterruptWatch interrupt(name);
-  const auto print = [](const SearchInfo& info) { std::cout << info_line(info) << std::endl; };
+  const auto print = [](const SearchInfo& info) { std::cout << to_string(info) << std::endl; };
   const auto result = searcher.search(*pos, limits, print, interrupt.token());
   if (!result) return usage_error(name, result.error().message);
   if (result->best.is_null()) {

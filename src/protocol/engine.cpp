@@ -44,38 +44,6 @@ LineStatus read_line(std::istream& in, std::string& line) {
   return LineStatus::line;
 }
 
-std::string score_text(const ScoreInfo& score) {
-  switch (score.kind) {
-    case ScoreKind::heuristic: return "cp " + std::to_string(score.value);
-    case ScoreKind::win: return "win " + std::to_string(score.value);
-    case ScoreKind::loss: return "loss " + std::to_string(score.value);
-    case ScoreKind::draw: break;
-  }
-  return "draw";
-}
-
-std::string info_line(const SearchInfo& info) {
-  std::string text = "info depth ";
-  text += std::to_string(info.depth);
-  text += " score ";
-  text += score_text(info.score_info);
-  text += " nodes ";
-  text += std::to_string(info.nodes);
-  text += " nps ";
-  text += std::to_string(info.nps);
-  text += " time ";
-  text += std::to_string(info.time_ms);
-  text += " hashfull ";
-  text += std::to_string(info.hashfull);
-  if (!info.pv.empty()) text += " pv";
-  for (Move m : info.pv) {
-    text += ' ';
-    text += to_string(m);
-  }
-  text += '\n';
-  return text;
-}
-
 // The `info solve` line of a finished solve (docs/PROTOCOL.md).
 std::string solve_line(const SolveResult& result) {
   return "info solve value " + std::string(to_string(result.outcome)) + " distance " + std::to_string(result.plies) +
@@ -334,7 +302,7 @@ void Engine::start_search(const GoCommand& go) {
     Move best = fallback;
     try {
       const auto result =
-          searcher_.search(pos, limits, [this](const SearchInfo& info) { send(info_line(info)); }, token);
+          searcher_.search(pos, limits, [this](const SearchInfo& info) { send("info " + to_string(info) + '\n'); }, token);
       if (!result) last = "info string error: " + result.error().message + "\n";
       else if (!result->best.is_null()) best = result->best;
     } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 
 #include "moon/evaluation.hpp"
 #include "moon/movegen.hpp"
+#include "moon/notation.hpp"
 #include "moon/search.hpp"
 #include "time_budget.hpp"
 #include "worker.hpp"
@@ -225,6 +226,15 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   result.pv = std::move(last.pv);
   result.depth = last.depth;
   return result;
+}
+
+std::string to_string(const SearchInfo& info) {
+  std::string text = "depth " + std::to_string(info.depth) + " score " + to_string(info.score_info) + " nodes " +
+                     std::to_string(info.nodes) + " nps " + std::to_string(info.nps) + " time " +
+                     std::to_string(info.time_ms) + " hashfull " + std::to_string(info.hashfull);
+  if (!info.pv.empty()) text += " pv";
+  for (Move m : info.pv) text += ' ' + to_string(m);
+  return text;
 }
 
 }  // namespace moon
