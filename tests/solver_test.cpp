@@ -281,7 +281,7 @@ TEST_CASE("progress describes what is known of the value, with distances only wh
   CHECK(lines.size() < 10);
 }
 
-TEST_CASE("capture targets and destinations agree with the move generator") {
+TEST_CASE("capturing_squares() and movement_destinations(), which the solver's nodes start from, agree with the move generator") {
   std::mt19937_64 rng(5);
   for (int i = 0; i < 3000; ++i) {
     const Rules rules = random_rules(rng);
@@ -291,7 +291,7 @@ TEST_CASE("capture targets and destinations agree with the move generator") {
     const Bitboard us = pos.pieces(pos.side_to_move()), them = pos.pieces(~pos.side_to_move());
     with_variant(rules, [&](auto v) {
       using V = decltype(v);
-      const Bitboard targets = capture_targets<V::diagonal>(us, them, pos.empty());
+      const Bitboard targets = capturing_squares<V::diagonal>(us, them);
       Bitboard reached = 0, capturing = 0;
       for (Move m : legal_moves(pos)) {
         if (m.kind() != MoveKind::movement) continue;
@@ -300,7 +300,7 @@ TEST_CASE("capture targets and destinations agree with the move generator") {
         // What a move captures depends on where it lands only.
         CHECK(pos.captures_of(m) == captures_at<V::diagonal>(m.to(), us | square_bb(m.to()), them));
       }
-      CHECK(destinations<V>(us, pos.empty()) == reached);
+      CHECK(movement_destinations<V>(us, pos.empty()) == reached);
       CHECK((targets & reached) == capturing);
     });
   }

@@ -43,22 +43,6 @@ inline constexpr Bitboard corner_squares = square_bb(0) | square_bb(4) | square_
 
 namespace detail {
 
-// Empty squares one of `us` can move to (one step, or sliding along empty lines).
-template <class V>
-constexpr Bitboard movement_targets(Bitboard us, Bitboard empty) {
-  Bitboard targets = 0;
-  for (int d = 0; d < orthogonal_directions; ++d) {
-    Bitboard layer = shift(us, Direction(d)) & empty;
-    targets |= layer;
-    if constexpr (V::slide)
-      while (layer) {
-        layer = shift(layer, Direction(d)) & empty;
-        targets |= layer;
-      }
-  }
-  return targets;
-}
-
 // What one side could capture: by moving now (`reachable` targets), and later (the others).
 struct Threats {
   int largest_now = 0;   // counters of the largest single capture on a reachable square
@@ -105,8 +89,8 @@ constexpr Score evaluate(const Position& pos, const EvalWeights& w = eval_weight
     return std::clamp(score, -score_heuristic_max, score_heuristic_max);
   }
 
-  const Bitboard our_reach = detail::movement_targets<V>(mine, empty);
-  const Bitboard their_reach = detail::movement_targets<V>(theirs, empty);
+  const Bitboard our_reach = movement_destinations<V>(mine, empty);
+  const Bitboard their_reach = movement_destinations<V>(theirs, empty);
   const detail::Threats ours = detail::threats<V>(mine, theirs, empty, our_reach);
   const detail::Threats their = detail::threats<V>(theirs, mine, empty, their_reach);
   score += w.capture_threat * ours.largest_now - w.exposure * popcount(their.now);

@@ -71,6 +71,15 @@ constexpr Square origin(Square to, Direction d, int distance) {
 }
 }  // namespace detail
 
+// The empty squares the counters `mover` can move to, from wherever (the movement phase's
+// destinations of one side, all at once).
+template <class V>
+MOON_FORCE_INLINE constexpr Bitboard movement_destinations(Bitboard mover, Bitboard empty) {
+  Bitboard reached = 0;
+  detail::for_each_movement_layer<V>(mover, empty, [&](Direction, int, Bitboard targets) { reached |= targets; });
+  return reached;
+}
+
 // The most legal moves any position can have. Placement: one per empty square but the centre,
 // at most 24. Movement, game not over: the mover has k counters and the opponent at least two
 // (one or none ends the game), so at most 23 - k squares are empty. A counter has at most 8

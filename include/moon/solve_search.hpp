@@ -62,63 +62,6 @@ constexpr int min_plies_to_draw(const Position& pos) {
   return pos.placements_left() + (pos.counters(x) <= 1 ? 0 : limit);
 }
 
-namespace detail {
-// shift() with the direction known at compile time: a single shift and mask.
-template <Direction D>
-[[gnu::always_inline]] constexpr Bitboard shift_toward(Bitboard b) {
-  if constexpr (D == north) return (b << 5) & all_squares;
-  if constexpr (D == south) return b >> 5;
-  if constexpr (D == east) return (b & ~file_e) << 1;
-  if constexpr (D == west) return (b & ~file_a) >> 1;
-  if constexpr (D == north_east) return ((b & ~file_e) << 6) & all_squares;
-  if constexpr (D == north_west) return ((b & ~file_a) << 4) & all_squares;
-  if constexpr (D == south_east) return (b & ~file_e) >> 4;
-  if constexpr (D == south_west) return (b & ~file_a) >> 6;
-}
-
-// Squares t whose neighbours t+d, t+2d, ... (direction D) hold a run of `them` closed by `us`.
-template <Direction D>
-[[gnu::always_inline]] constexpr Bitboard flank_targets(Bitboard us, Bitboard them) {
-  constexpr Direction back = opposite(D);
-  // After round k: run = squares t with t+d .. t+kd all of them, closer = t with t+(k+1)d ours.
-  Bitboard next = shift_toward<back>(them), run = next;
-  Bitboard closer = shift_toward<back>(shift_toward<back>(us)), targets = run & closer;
-  for (int k = 2; k <= board_size - 2; ++k) {
-    closer = shift_toward<back>(closer);
-    next = shift_toward<back>(next);
-    run &= next;
-    targets |= run & closer;
-  }
-  return targets;
-}
-
-template <Direction D, bool Slide>
-[[gnu::always_inline]] constexpr Bitboard destinations_toward(Bitboard us, Bitboard empty) {
-  Bitboard b = shift_toward<D>(us) & empty, reached = b;
-  if constexpr (Slide)
-    while (b) reached |= b = shift_toward<D>(b) & empty;
-  return reached;
-}
-}  // namespace detail
-
-// The empty squares where a counter of `us` arriving would capture (wherever it came from).
-template <bool Diagonal>
-constexpr Bitboard capture_targets(Bitboard us, Bitboard them, Bitboard empty) {
-  Bitboard targets = detail::flank_targets<north>(us, them) | detail::flank_targets<south>(us, them) |
-                     detail::flank_targets<east>(us, them) | detail::flank_targets<west>(us, them);
-  if constexpr (Diagonal)
-    targets |= detail::flank_targets<north_east>(us, them) | detail::flank_targets<north_west>(us, them) |
-               detail::flank_targets<south_east>(us, them) | detail::flank_targets<south_west>(us, them);
-  return targets & empty;
-}
-
-// The squares the counters `us` can move to.
-template <class V>
-constexpr Bitboard destinations(Bitboard us, Bitboard empty) {
-  return detail::destinations_toward<north, V::slide>(us, empty) | detail::destinations_toward<south, V::slide>(us, empty) |
-         detail::destinations_toward<east, V::slide>(us, empty) | detail::destinations_toward<west, V::slide>(us, empty);
-}
-
 // The quiet moves that take back one of the mover's own last three moves, and their ordering bonus:
 // (1 << 20) >> k for taking back the k-th last, 0 for any other move. `line` holds the moves (raw)
 // from the root down to the mover's position, the last one the opponent's, so the mover's own are
@@ -623,8 +566,8 @@ class SolveSearch {
     const Bitboard ours = pos.pieces(us), theirs = pos.pieces(~us), empty = pos.empty();
     // What a move captures depends only on where it lands (the square it leaves is never part
     // of a flank), so captures are known per destination before any move is listed.
-    const Bitboard reachable = destinations<V>(ours, empty);
-    const Bitboard capturing = reachable & capture_targets<V::diagonal>(ours, theirs, empty);
+    const Bitboard reachable = movement_destinations<V>(ours, empty);
+    const Bitboard capturing = reachable & capturing_squares<V::diagonal>(ours, theirs);
     DestinationCaptures captures;
     captures.capturing = capturing;
     for (Square t : squares(capturing)) {
@@ -709,7 +652,7 @@ class SolveSearch {
       ++tried;
       const Position child = child_after(pos, m, &captures);
       const Bitboard mine = child.pieces(us), theirs = child.pieces(~us), empty = child.empty();
-      const Bitboard capturing = destinations<V>(theirs, empty) & capture_targets<V::diagonal>(theirs, mine, empty);
+      const Bitboard capturing = movement_destinations<V>(theirs, empty) & capturing_squares<V::diagonal>(theirs, mine);
       for (Square t : squares(capturing))
         if (at_most_one(mine & ~captures_at<V::diagonal>(t, theirs | square_bb(t), mine))) return false;
       return true;
