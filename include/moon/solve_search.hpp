@@ -6,12 +6,12 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
-#include <unordered_map>
 
 #include "moon/movegen.hpp"
 #include "moon/position.hpp"
@@ -311,7 +311,7 @@ class SolveSearch {
         if (found) {
           out.plies = budget;
           out.best = first;
-          no_draw_line_.clear();
+          no_draw_line_.fill({});
           return true;
         }
       }
@@ -478,34 +478,36 @@ class SolveSearch {
   bool draw_line(const Position& pos, int budget, Move* first) {
     if (pos.is_over()) return true;
     if (budget < min_plies_to_draw(pos)) return false;
-    const auto known = no_draw_line_.find(pos.key());
-    if (known != no_draw_line_.end() && known->second >= budget) return false;
-    MoveList list;
+    NoDrawLine& known = no_draw_line_[solve_hash(pos.key()) % no_draw_line_.size()];
+    if (known.key == pos.key() && known.budget >= budget) return false;
+    MoveList list, known_drawn, others;
     generate_moves<V>(pos, list);
     // Children the table already knows to be draws (not won: see child_of_draw_is_draw()) first:
     // they cost no search.
-    std::stable_partition(list.begin(), list.end(), [&](Move m) {
-      const Position child = pos.after<V>(m);
-      if (child.is_over()) return terminal_value(child) == 0;
-      const std::uint64_t key = table_keys(child).exact;
-      SolveBounds child_bounds;
-      return table_.probe(key, solve_hash(key), child_bounds) && child_bounds.upper <= 0;
-    });
-    for (Move m : list) {
-      const Position child = pos.after<V>(m);
-      if (!child.is_over() && budget - 1 < min_plies_to_draw(child)) continue;
-      if (!child_of_draw_is_draw(child) || aborted_) {
+    for (Move m : list) (child_known_drawn(pos, m) ? known_drawn : others).push(m);
+    for (const MoveList* moves : {&known_drawn, &others})
+      for (Move m : *moves) {
+        const Position child = pos.after<V>(m);
+        if (!child.is_over() && budget - 1 < min_plies_to_draw(child)) continue;
+        if (!child_of_draw_is_draw(child) || aborted_) {
+          if (aborted_) return false;
+          continue;
+        }
+        if (draw_line(child, budget - 1, nullptr)) {
+          if (first) *first = m;
+          return true;
+        }
         if (aborted_) return false;
-        continue;
       }
-      if (draw_line(child, budget - 1, nullptr)) {
-        if (first) *first = m;
-        return true;
-      }
-      if (aborted_) return false;
-    }
-    no_draw_line_[pos.key()] = budget;
+    known = {pos.key(), budget};
     return false;
+  }
+  bool child_known_drawn(const Position& pos, Move m) const {
+    const Position child = pos.after<V>(m);
+    if (child.is_over()) return terminal_value(child) == 0;
+    const std::uint64_t key = table_keys(child).exact;
+    SolveBounds child_bounds;
+    return table_.probe(key, solve_hash(key), child_bounds) && child_bounds.upper <= 0;
   }
 
   // `known_keys`: table_keys(pos) if the caller has them already.
@@ -994,7 +996,14 @@ class SolveSearch {
   std::array<std::uint16_t, line_capacity> line_{};
   int ply_ = 0;
   std::array<Killers, line_capacity> killers_{};  // per ply from the root of the current question
-  std::unordered_map<std::uint64_t, int> no_draw_line_;  // key -> largest budget with no drawing line
+  // Positions known to have no drawing line within a budget: the largest such budget. A small
+  // direct-mapped memo, made with the search (an entry overwritten only costs that search again):
+  // on the draws measured the draw-line search failed at no more than two positions.
+  struct NoDrawLine {
+    std::uint64_t key = 0;
+    int budget = -1;
+  };
+  std::array<NoDrawLine, 256> no_draw_line_{};
 };
 
 }  // namespace moon
