@@ -15,120 +15,15 @@
 
 #include "moon/movegen.hpp"
 #include "moon/position.hpp"
+#include "moon/solve_bounds.hpp"
+#include "moon/solve_keys.hpp"
+#include "moon/solve_ordering.hpp"
 #include "moon/solve_table.hpp"
 #include "moon/solve_value.hpp"
 #include "moon/solver.hpp"
 #include "moon/symmetry.hpp"
 
 namespace moon {
-
-// The value of a position that is over, for the side to move: more counters wins.
-constexpr SolveValue terminal_value(const Position& pos) {
-  const int us = pos.count(pos.side_to_move()), them = pos.count(~pos.side_to_move());
-  return us > them ? solve_win : us < them ? -solve_win : 0;
-}
-
-// The fewest plies in which a game not yet over can end with a win (for either side), which
-// bounds every value but a draw: all the remaining placements, then the moves to the clock's
-// limit (with equal counts a capture first, which sets the clock to 0: a drawn end may come
-// sooner), or, if fewer, the moves a side needs to capture all but one of the other's counters
-// (at most most_captured_* a move, on every other ply).
-constexpr int min_plies_to_decide(const Position& pos) {
-  const int placements = pos.placements_left();
-  const int most_captured = pos.rules().diagonal() ? most_captured_with_diagonals : most_captured_orthogonally;
-  const auto knockout_plies = [&](Color loser) {
-    const int to_capture = pos.counters(loser) - 1;
-    return 2 * ((to_capture + most_captured - 1) / most_captured) - 1;
-  };
-  const int clock_plies =
-      pos.counters(x) == pos.counters(o) ? 1 + pos.rules().clock_limit : pos.clock_left();
-  const int moves = std::min({clock_plies, knockout_plies(x), knockout_plies(o)});
-  return placements + std::max(moves, 0);
-}
-
-// c3's rank and file but c3: the squares a counter moving into c3, the one square empty after
-// the placements, comes from and captures along (search_placement()'s order at short clocks).
-inline constexpr Bitboard centre_lines = ((rank_1 << 10) | (file_a << 2)) & ~square_bb(centre);
-
-// The fewest plies in which a game not yet over can end drawn. A capture leaves the capturer
-// with at least two counters, so it never ends a game drawn: only the clock does, with equal
-// counts, or the last placement, leaving both sides one counter or none. Where the counts
-// differ a capture must come first, at the earliest on the next ply, and the clock then runs
-// its whole course from 0 (a pass does not move it).
-constexpr int min_plies_to_draw(const Position& pos) {
-  const int limit = pos.rules().clock_limit;
-  if (pos.counters(x) != pos.counters(o)) return pos.placements_left() + 1 + limit;
-  if (!pos.in_placement()) return pos.clock_left();
-  return pos.placements_left() + (pos.counters(x) <= 1 ? 0 : limit);
-}
-
-// The quiet moves that take back one of the mover's own last three moves, and their ordering bonus:
-// (1 << 20) >> k for taking back the k-th last, 0 for any other move. `line` holds the moves (raw)
-// from the root down to the mover's position, the last one the opponent's, so the mover's own are
-// line[size - 2], line[size - 4], ... The bonus is added to the history score (at most about
-// 1 << 18) and the killer bonus (Killers, at most 1 << 16), so the latest take-back comes before
-// every quiet move that takes nothing back, and no quiet move reaches the captures (1 << 20 and
-// more). A side that only has to hold out, as the defender of "won within d?" does at most nodes of
-// a proof, then steps back and forth, and its refutations lead to few boards, most of them already
-// in the table. Measured (docs/SOLVER.md, "Ordering"): a third fewer nodes on random endgames. Read
-// off the line once per node, then compared with each quiet move: decoding the three moves again
-// for every quiet move took 6.7% of the solver's instructions.
-class TakeBacks {
- public:
-  constexpr explicit TakeBacks(std::span<const std::uint16_t> line) {
-    for (std::size_t back = 1; back <= 3 && 2 * back <= line.size(); ++back) {
-      const Move own = Move::from_raw(line[line.size() - 2 * back]);
-      if (own.kind() == MoveKind::movement) raw_[back - 1] = Move::movement(own.to(), own.from()).raw();
-    }
-  }
-  constexpr int bonus(Move m) const {
-    return m.raw() == raw_[0] ? 1 << 19 : m.raw() == raw_[1] ? 1 << 18 : m.raw() == raw_[2] ? 1 << 17 : 0;
-  }
-
- private:
-  static constexpr std::uint16_t no_move = 0xffff;  // the raw bits of no move (kinds are 0-3)
-  std::array<std::uint16_t, 3> raw_{no_move, no_move, no_move};
-};
-
-// The last two quiet moves that answered yes at one ply of the line (counted from the root of the
-// question) in the movement phase, and their ordering bonus: 1 << 16 for the latest, 1 << 15 for
-// the one before, 0 for any other move, added to the history score and the take-back bonus
-// (TakeBacks). Like the history, the table move is not counted (nor a capture), and the killers are
-// kept from one question to the next. Nodes at one ply of neighbouring subtrees differ in a few
-// counters, and a move that answered one often answers the next: ahead of most history scores,
-// behind the take-backs. Measured (docs/SOLVER.md, "Ordering"): 15% fewer nodes and 13% less time
-// on 74 random endgames, 1% fewer nodes and the same time on another 60, 3% more nodes on the
-// smallest of those; with a bonus as large as a take-back's, more endgames dearer.
-class Killers {
- public:
-  constexpr void add(Move m) {
-    if (raw_[0] != m.raw()) raw_[1] = raw_[0], raw_[0] = m.raw();
-  }
-  constexpr int bonus(Move m) const { return m.raw() == raw_[0] ? 1 << 16 : m.raw() == raw_[1] ? 1 << 15 : 0; }
-
- private:
-  static constexpr std::uint16_t no_move = 0xffff;  // the raw bits of no move (kinds are 0-3)
-  std::array<std::uint16_t, 2> raw_{no_move, no_move};
-};
-
-// The key of a movement-phase board and side to move, clock left out; bit 63 keeps it apart
-// from every exact key (Position::key() uses 63 bits).
-constexpr std::uint64_t board_key(const Position& pos) {
-  return std::uint64_t(pos.pieces(x)) | std::uint64_t(pos.pieces(o)) << 25 |
-         std::uint64_t(pos.side_to_move()) << 50 | std::uint64_t{1} << 63;
-}
-
-// The key of what is known about a whole-game question, "won?" (any beta > 0 with no horizon)
-// or "not lost?" (beta <= 0), for a board at every clock. Legality does not depend on the clock, and a capture resets it, so the
-// same board at two clocks differs only in when a capture-free line is cut off by the clock,
-// which ends the game with the counts as they are. Hence, if that ending answers the question
-// yes, a yes with r plies of clock left holds with fewer left (the same strategy: lines cut off
-// sooner end in a yes, the others go as before), and if it answers no, a yes holds with more
-// left (a winning strategy's lines all capture before the clock, and go the same way). Tagged by
-// bits 62 and 61 apart from board keys (bit 63, nothing above bit 50) and exact keys (no bit 63).
-constexpr std::uint64_t clock_range_key(std::uint64_t board_key, bool won) {
-  return board_key | std::uint64_t{1} << 62 | std::uint64_t(won) << 61;
-}
 
 // The address of the calling function's stack frame. The solver's recursion goes one call deeper
 // per ply, and a game can last thousands of plies (solve_max_plies), each taking a few KiB of
@@ -384,36 +279,6 @@ class SolveSearch {
     if (nodes_ >= limit_ && !aborted_) aborted_ = out_of_budget_ = true;
   }
 
-  // The keys of pos in the table: the exact position's, and the board's (clock left out). Both
-  // are taken of the canonical image of the boards under the board's eight symmetries, since
-  // images of each other have the same value; `symmetry` maps pos onto that image, and the
-  // table holds moves in the image's frame.
-  struct TableKeys {
-    std::uint64_t exact, board;
-    int symmetry;
-  };
-  static TableKeys table_keys(const Position& pos) {
-#ifdef MOON_SOLVER_NO_SYMMETRY  // for measuring what the symmetric keys gain (docs/SOLVER.md)
-    return keys_of_image(pos, {pos.key() & boards_mask, 0});
-#else
-    return keys_of_image(pos, canonical_boards(pos.pieces(x), pos.pieces(o)));
-#endif
-  }
-  // The same for `child`, a position after one move of `parent`, whose images are
-  // `parent_images` (board_images()): the squares that changed are flipped in them.
-  static TableKeys child_table_keys(const BoardImages& parent_images, const Position& parent, const Position& child) {
-#ifdef MOON_SOLVER_NO_SYMMETRY
-    (void)parent_images, (void)parent;
-    return table_keys(child);
-#else
-    return keys_of_image(child, canonical_boards_after(parent_images, parent.pieces(x) ^ child.pieces(x),
-                                                       parent.pieces(o) ^ child.pieces(o)));
-#endif
-  }
-  static constexpr std::uint64_t boards_mask = (std::uint64_t{1} << 50) - 1;
-  static TableKeys keys_of_image(const Position& pos, const CanonicalBoards& c) {
-    return {c.boards | (pos.key() & ~boards_mask), c.boards | (board_key(pos) & ~boards_mask), c.symmetry};
-  }
   // A question that looks less far ahead than the clock goes is asked of the board (any
   // clock): its entry serves the same board at every clock where the question fits.
   static bool asks_board(const Position& pos, SolveValue beta) {
