@@ -75,9 +75,12 @@ inline constexpr std::size_t solve_callback_stack_bytes = std::size_t{8} << 20;
 // From this size on, Solver::create() can say so while it is made (`moon solve`, `go solve`).
 inline constexpr std::size_t announced_solve_table_mb = 256;
 
+inline constexpr std::size_t default_solve_hash_mb = 64;
+
 struct SolveOptions {
-  std::size_t hash_mb = 64;  // transposition table size in MiB, 0 (no table) to max_solve_hash_mb,
-                             // and at most the machine's physical memory (memory.hpp)
+  // Transposition table size in MiB, 0 (no table) to max_solve_hash_mb, and at most the
+  // machine's physical memory (memory.hpp).
+  std::size_t hash_mb = default_solve_hash_mb;
   int threads = 1;           // 1 to max_solve_threads (lazy SMP on one shared table)
   bool distance = true;      // false: prove only win/draw/loss (plies = -1, best keeps the outcome)
   // Called with one line of progress text (no newline) now and then: while solving, from the

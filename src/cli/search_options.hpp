@@ -22,6 +22,7 @@ Expected<SearchFeatures> parse_features(const std::string& text);
 // Evaluation weights changed from the defaults: a comma list of NAME=VALUE (evaluation.hpp).
 Expected<EvalWeights> parse_weights(const std::string& text);
 
+static_assert(max_search_depth == 100, "limit_options_help states this range");
 inline constexpr std::string_view limit_options_help =
     "  --depth D          search D plies deep (1-100)\n"
     "  --movetime MS      search MS milliseconds\n"
@@ -32,7 +33,8 @@ inline constexpr std::string_view features_help =
     "  PVS or quiescence), optionally followed by ':' and a comma list of +FEATURE / -FEATURE,\n"
     "  FEATURE one of alphabeta, table, captures, killers, history, pvs, quiescence.\n"
     "  Examples: full:-history  plain:+alphabeta\n";
-static_assert(TranspositionTable::max_mb == 65536 && max_search_threads == 256, "engine_options_help states these ranges");
+static_assert(TranspositionTable::max_mb == 65536 && max_search_threads == 256 && SearchOptions{}.hash_mb == 16,
+              "engine_options_help states these ranges and the default");
 inline constexpr std::string_view engine_options_help =
     "  --hash MB          transposition table size in MiB (1-65536, at most the machine's\n"
     "                     memory; default 16)\n"

@@ -13,7 +13,7 @@ namespace moon::cli {
 namespace {
 
 constexpr std::string_view name = "solve";
-static_assert(announced_solve_table_mb == 256, "the help text below says 256 MiB");
+static_assert(announced_solve_table_mb == 256 && default_solve_hash_mb == 64, "the help text below says 256 MiB and 64 MiB");
 constexpr std::string_view help =
     "Usage: moon solve [options] [MOVE ...]\n"
     "\n"

@@ -8,15 +8,17 @@
 
 #include "moon/expected.hpp"
 #include "moon/rules.hpp"
+#include "moon/search.hpp"
+#include "moon/solver.hpp"
 
 namespace moon::protocol {
 
 struct EngineOptions {
-  std::size_t hash_mb = 16;            // Hash: the search's transposition table, MiB
-  int threads = 1;                     // Threads: search and solver threads
-  std::size_t solver_hash_mb = 64;     // Solver Hash: the solver's table (`go solve`), MiB
-  Rules rules{};                       // Movement, Diagonal Captures, Clock Limit
-  std::int64_t move_overhead_ms = 30;  // Move Overhead: kept back from the clock for I/O latency
+  std::size_t hash_mb = SearchOptions{}.hash_mb;        // Hash: the search's transposition table, MiB
+  int threads = 1;                                      // Threads: search and solver threads
+  std::size_t solver_hash_mb = default_solve_hash_mb;   // Solver Hash: the solver's table (`go solve`), MiB
+  Rules rules{};                                        // Movement, Diagonal Captures, Clock Limit
+  std::int64_t move_overhead_ms = 30;                   // Move Overhead: kept back from the clock for I/O latency
   friend bool operator==(const EngineOptions&, const EngineOptions&) = default;
 };
 

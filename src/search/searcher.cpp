@@ -148,8 +148,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   shared.start = search::Clock::now();
 
   if (pos.is_over()) {
-    const Result r = pos.result();
-    const Score s = r == Result::draw ? 0 : (r == Result::x_wins) == (pos.side_to_move() == x) ? score_win : -score_win;
+    const Score s = search::terminal_score(pos, 0);
     return SearchResult{Move(), s, score_info(s, true), {}, 0, 0, 0};
   }
 

@@ -16,14 +16,6 @@ namespace moon::search {
 
 namespace {
 
-// The score of a game-over position, ply plies from the root, for its side to move.
-Score terminal_score(const Position& pos, int ply) {
-  const Result r = pos.result();
-  if (r == Result::draw) return 0;
-  const bool side_won = (r == Result::x_wins) == (pos.side_to_move() == x);
-  return side_won ? win_in(ply) : loss_in(ply);
-}
-
 constexpr int history_limit = 1 << 14;
 
 void add_history(int& entry, int bonus) {

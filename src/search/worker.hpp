@@ -19,6 +19,14 @@ namespace moon::search {
 
 using Clock = std::chrono::steady_clock;
 
+// The score of a game-over position, ply plies from the root, for its side to move.
+inline Score terminal_score(const Position& pos, int ply) {
+  const Result r = pos.result();
+  if (r == Result::draw) return 0;
+  const bool side_won = (r == Result::x_wins) == (pos.side_to_move() == x);
+  return side_won ? win_in(ply) : loss_in(ply);
+}
+
 // Deepest ply a search reaches: the iteration depth plus the captures of quiescence.
 inline constexpr int max_ply = max_search_depth + 28;
 
