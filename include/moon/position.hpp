@@ -19,6 +19,14 @@ enum class Result : std::uint8_t { none, x_wins, o_wins, draw };
 
 inline constexpr int counters_per_side = 12;
 
+// The splitmix64 finaliser: every bit of a key spread over the whole word, so that a hash
+// table can index by any part of it (Position::hash(), and the solver's table for its keys).
+constexpr std::uint64_t scramble_key(std::uint64_t key) {
+  key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  key = (key ^ (key >> 27)) * 0x94d049bb133111ebULL;
+  return key ^ (key >> 31);
+}
+
 // A value type of 24 bytes: copy it to keep a position, play moves on the copy (copy-make).
 // Build one with Position::start() or parse_position() (notation.hpp), which validate; the
 // state is then only changed by playing legal moves, so its invariants always hold.
@@ -70,12 +78,7 @@ class Position {
            std::uint64_t(in_hand_[o]) << 51 | std::uint64_t(clock_) << 55;
   }
   // The key scrambled for table indexing (the splitmix64 finaliser).
-  constexpr std::uint64_t hash() const {
-    std::uint64_t h = key();
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-    return h ^ (h >> 31);
-  }
+  constexpr std::uint64_t hash() const { return scramble_key(key()); }
 
   // The counters the legal move m would capture.
   template <class V>

@@ -21,16 +21,13 @@
 #include "moon/expected.hpp"
 #include "moon/memory.hpp"
 #include "moon/move.hpp"
+#include "moon/position.hpp"
 #include "moon/solve_value.hpp"
 
 namespace moon {
 
-// The table index of a key: the splitmix64 finaliser (as Position::hash()).
-constexpr std::uint64_t solve_hash(std::uint64_t key) {
-  key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  key = (key ^ (key >> 27)) * 0x94d049bb133111ebULL;
-  return key ^ (key >> 31);
-}
+// The table index of a key (exact, board or clock range): scrambled as Position::hash() is.
+constexpr std::uint64_t solve_hash(std::uint64_t key) { return scramble_key(key); }
 
 struct SolveBounds {
   SolveValue lower = -solve_win;
