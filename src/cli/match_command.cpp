@@ -230,15 +230,13 @@ int match_command(Args args) {
   std::atomic<std::int64_t> next{0};
   std::mutex output;
   int wins = 0, draws = 0, losses = 0;
-  std::atomic<std::int64_t> lost{0};  // games begun and then dropped for want of memory
   const auto play_games = [&](Searcher& engine_a, Searcher& engine_b) {
     for (std::int64_t g; (g = next.fetch_add(1)) < games;) {
       std::optional<GameRecord> played;
       try {
         played = play_game(setup, int(g), engine_a, engine_b, interrupt.token());
       } catch (const std::bad_alloc&) {
-        ++lost;
-        return;
+        return;  // the game is dropped (the report counts the games finished)
       }
       if (!played) return;
       const GameRecord& rec = *played;
