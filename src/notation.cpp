@@ -268,11 +268,4 @@ std::string squares_text(Bitboard b) {
   return text;
 }
 
-Expected<Rules> make_rules(Movement movement, CaptureLines lines, int clock_limit) {
-  if (clock_limit < Rules::min_clock_limit || clock_limit > Rules::max_clock_limit)
-    return Error{"clock limit " + std::to_string(clock_limit) + " must be from " +
-                 std::to_string(Rules::min_clock_limit) + " to " + std::to_string(Rules::max_clock_limit)};
-  return Rules{movement, lines, clock_limit};
-}
-
 }  // namespace moon

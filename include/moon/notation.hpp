@@ -39,8 +39,4 @@ std::string squares_text(Bitboard b);                 // "b2 c2", lowest square 
 // input stays one printable line.
 std::string quoted(std::string_view text);
 
-// Validates a clock limit from outside (the C API's rules, and the rules parse_position() is
-// given; the program and the protocol check the number's range as they read it).
-Expected<Rules> make_rules(Movement movement, CaptureLines lines, int clock_limit);
-
 }  // namespace moon

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+
+#include "moon/expected.hpp"
 
 namespace moon {
 
@@ -22,6 +25,16 @@ struct Rules {
   constexpr bool diagonal() const { return capture_lines == CaptureLines::orthogonal_and_diagonal; }
   friend constexpr bool operator==(const Rules&, const Rules&) = default;
 };
+
+// Rules with a clock limit from outside, validated (the C API's rules, and the rules
+// parse_position() is given; the program and the protocol check the number's range as they
+// read it).
+inline Expected<Rules> make_rules(Movement movement, CaptureLines lines, int clock_limit) {
+  if (clock_limit < Rules::min_clock_limit || clock_limit > Rules::max_clock_limit)
+    return Error{"clock limit " + std::to_string(clock_limit) + " must be from " +
+                 std::to_string(Rules::min_clock_limit) + " to " + std::to_string(Rules::max_clock_limit)};
+  return Rules{movement, lines, clock_limit};
+}
 
 // The rule options that change the hot path, as compile-time parameters: the default rules
 // pay nothing for the variants they do not use.
