@@ -101,7 +101,8 @@ TEST_CASE("session: go infinite answers isready at once and ends with stop") {
   p.quit();
 }
 
-TEST_CASE("session: a game on the clock, 2 s each: no move takes half the clock, nobody runs out") {
+TEST_CASE("session: a game on the clock, 2 s each: no move takes half the clock, nobody runs out" *
+          doctest::test_suite("timing")) {
   // The first 30 plies (placement and the start of the movement phase), timed from the
   // frontend's side of the pipes. The engine plans a small share of its clock per move.
   Protocol p;
@@ -131,7 +132,7 @@ TEST_CASE("session: a game on the clock, 2 s each: no move takes half the clock,
   p.quit();
 }
 
-TEST_CASE("session: with 300 ms left the move comes in time") {
+TEST_CASE("session: with 300 ms left the move comes in time" * doctest::test_suite("timing")) {
   Protocol p;
   for (const char* position : {"startpos", "fen xx1xo/x1xo1/1xooo/xx2o/xxo1o o 0 0 12 30",
                                "fen 1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9"}) {
@@ -145,7 +146,7 @@ TEST_CASE("session: with 300 ms left the move comes in time") {
   p.quit();
 }
 
-TEST_CASE("session: a forced move on the clock is played at once") {
+TEST_CASE("session: a forced move on the clock is played at once" * doctest::test_suite("timing")) {
   Protocol p;
   p.send("position fen 5/5/5/oo3/xxo2 x");  // x is blocked: its only move is the pass
   const auto start = ChildProcess::Clock::now();
