@@ -711,7 +711,7 @@ struct MemoOutcome {
 };
 
 TEST_CASE("whole-game answers are monotone in the clock, the way the solver's table assumes") {
-  // solve_search.hpp, clock_range_key: for one board, "won?" and "not lost?" change at most
+  // solve_keys.hpp, clock_range_key: for one board, "won?" and "not lost?" change at most
   // once as the clock left grows; if the game ending by the clock (counts as they are) answers
   // yes, a yes with r plies left means yes with fewer left; if it answers no, a yes means yes
   // with more left. Checked by exhaustive minimax at every clock of random boards.

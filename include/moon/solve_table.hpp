@@ -1,7 +1,7 @@
 // The exact solver's transposition table: bounds on proven values, shared lock-free by threads.
 //
 // An entry is 16 bytes: its 64-bit key (a position's exact key, or a board's or a clock range's
-// key, told apart by their top bits: solve_search.hpp) XOR the data word, then the data word
+// key, told apart by their top bits: solve_keys.hpp) XOR the data word, then the data word
 // (lower bound, upper bound, best move, work). Proven bounds never go stale — a value is a
 // fact about the game — so the only questions are which entry to keep and whether a read is
 // whole. Both words are written and read as relaxed atomics; a read whose check word does not
