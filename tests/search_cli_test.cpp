@@ -112,12 +112,31 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   // The word 'pass' is answered as typed, not as the 0000 it is read as.
   const Run pass = run_moon("play --depth 1", "pass\nquit\n");
   CHECK(contains(pass.out, "> 'pass' is illegal: counters are still in hand, so x must place one"));
+  // Moves and commands typed in capitals are read as the same in lower case.
+  const Run capitals = run_moon("play --depth 1", "B4\nPASS\nQUIT\n");
+  CHECK(contains(capitals.out, "you play b4"));
+  CHECK(contains(capitals.out, "> 'pass' is illegal: "));
+  CHECK(contains(capitals.out, "game abandoned"));
   // A position already over is not a game anyone won here.
   const Run over = run_moon("play --fen 'x4/1o3/2x2/5/5 x' --depth 1", "");
   CHECK(over.status == 0);
   CHECK(contains(over.out, "this game is already over: x wins; nothing to play\n"));
   CHECK_FALSE(contains(over.out, "you win"));
 }
+
+TEST_CASE("moon play through a pipe: your move is acknowledged before the engine thinks") {
+  // Standard output to a pipe is buffered: unless play flushes before searching, 'you play b4'
+  // would only come out with the engine's reply, a minute later here.
+  test::ChildProcess program({MOON_PROGRAM, "play", "--movetime", "60000"});
+  using std::chrono::seconds;
+  REQUIRE(program.send("b4"));
+  // The line starts with the prompt, "your move (x)> ".
+  const auto acknowledges = [](const std::string& line) { return line.find("you play ") != std::string::npos; };
+  const auto out = program.read_until(acknowledges, seconds(30));
+  REQUIRE(!out.empty());
+  CHECK(out.back().ends_with("> you play b4"));
+  CHECK(std::none_of(out.begin(), out.end(), [](const std::string& line) { return line.starts_with("moon plays"); }));
+}  // the ChildProcess kills the program, still thinking
 
 TEST_CASE("moon solve: value, distance, best move, nodes and time; progress on standard error") {
   const std::string fen = "4x/5/xo2o/3x1/2x2 x";  // x wins in 13 plies

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -54,9 +56,16 @@ std::string trim(const std::string& line) {
   return line.substr(first, last - first + 1);
 }
 
+// What has been written reaches a pipe before the engine thinks, not with its move: a program
+// driving the game sees its own move acknowledged at once (on a terminal lines go out anyway).
+Expected<SearchResult> think(Game& g) {
+  std::cout << std::flush;
+  return g.searcher.search(g.pos, g.limits);
+}
+
 // The engine's move: searched, announced, played. False if the search failed.
 bool engine_move(Game& g) {
-  const auto result = g.searcher.search(g.pos, g.limits);
+  const auto result = think(g);
   if (!result) {
     std::cerr << "moon play: " << result.error().message << "\n";
     return false;
@@ -88,7 +97,8 @@ int play_command(Args args) {
   Color human = x;
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
-      std::cout << help << position_options_help << "  --depth D          engine searches D plies deep\n"
+      static_assert(max_search_depth == 100, "the help text states this range");
+      std::cout << help << position_options_help << "  --depth D          engine searches D plies deep (1-100)\n"
                 << "  --movetime MS      engine searches MS milliseconds a move (default 1000)\n"
                 << "  --nodes N          engine searches N nodes a move\n"
                 << engine_options_help;
@@ -133,7 +143,9 @@ int play_command(Args args) {
       std::cout << "\nend of input: game abandoned\n";
       return 0;
     }
-    const std::string input = trim(line);
+    // Squares and commands are lower case; 'B4' or 'PASS' typed by hand means the same.
+    std::string input = trim(line);
+    std::transform(input.begin(), input.end(), input.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (input.empty()) continue;
     if (input == "quit" || input == "exit") {
       std::cout << "game abandoned\n";
@@ -148,7 +160,7 @@ int play_command(Args args) {
       continue;
     }
     if (input == "hint") {
-      const auto r = g.searcher.search(g.pos, g.limits);
+      const auto r = think(g);
       if (r) std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info) << ")\n";
       else std::cout << "no hint: the search failed: " << r.error().message << "\n";
       continue;
