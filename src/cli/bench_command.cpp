@@ -10,6 +10,7 @@ namespace moon::cli {
 namespace {
 
 constexpr std::string_view name = "bench";
+static_assert(max_search_threads == 256, "the help text below states this range");
 constexpr std::string_view help =
     "Usage: moon bench [--depth-offset N] [--engine SETTINGS] [--threads N]\n"
     "\n"
@@ -22,7 +23,8 @@ constexpr std::string_view help =
     "  --depth-offset N   search every position N plies deeper (negative: shallower; -8 to 8)\n"
     "  --engine SETTINGS  search with parts of the search switched off (see below); the\n"
     "                     node count then measures what those parts save\n"
-    "  --threads N        Lazy SMP threads (not deterministic: for time-to-depth only)\n"
+    "  --threads N        Lazy SMP threads (1-256; default 1; not deterministic: for\n"
+    "                     time-to-depth only)\n"
     "\n"
     "Engine SETTINGS:\n";
 

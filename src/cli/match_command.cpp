@@ -26,6 +26,11 @@ namespace moon::cli {
 namespace {
 
 constexpr std::string_view name = "match";
+constexpr std::int64_t max_games = 1000000;
+constexpr std::int64_t max_seed = std::int64_t{1} << 60;
+static_assert(max_games == 1000000 && max_seed == 1152921504606846976 && TranspositionTable::min_mb == 1 &&
+                  TranspositionTable::max_mb == 65536 && SearchOptions{}.hash_mb == 16,
+              "the help text below states these ranges and the default table size");
 constexpr std::string_view help =
     "Usage: moon match [options]\n"
     "\n"
@@ -43,9 +48,9 @@ constexpr std::string_view help =
     "  --a-eval WEIGHTS   engine A's evaluation weights changed: NAME=VALUE,... (names as in\n"
     "                     include/moon/evaluation.hpp, e.g. mobility=0,corner=10)\n"
     "  --b-eval WEIGHTS   the same for engine B\n"
-    "  --games N          games to play, rounded up to even (default 100)\n"
+    "  --games N          games to play, rounded up to even (1-1000000; default 100)\n"
     "  --opening-plies P  random plies before the engines take over (0-24; default 4)\n"
-    "  --seed S           seed of the openings (default 1)\n"
+    "  --seed S           seed of the openings (0 to 2^60; default 1)\n"
     "  --concurrency K    games played at once (1-64; default 1; fewer, with a note, if the\n"
     "                     system will not start the threads or give the engines' memory)\n"
     "  --quiet            no line per game\n";
@@ -152,7 +157,7 @@ int match_command(Args args) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help
                 << "                     (a move's limit; without one, --movetime 100)\n"
-                << "  --hash MB          each engine's table in MiB (default 16)\n\nEngine SETTINGS:\n"
+                << "  --hash MB          each engine's table in MiB (1-65536; default 16)\n\nEngine SETTINGS:\n"
                 << features_help;
       return 0;
     }
@@ -180,13 +185,13 @@ int match_command(Args args) {
       if (!v) return usage_error(name, v.error().message);
       b_eval = *v;
     } else if (reader.flag("--games")) {
-      number = int_value(reader, "--games", 1, 1000000);
+      number = int_value(reader, "--games", 1, max_games);
       if (number) games = *number;
     } else if (reader.flag("--opening-plies")) {
       number = int_value(reader, "--opening-plies", 0, 24);
       if (number) setup.opening_plies = int(*number);
     } else if (reader.flag("--seed")) {
-      number = int_value(reader, "--seed", 0, std::int64_t(1) << 60);
+      number = int_value(reader, "--seed", 0, max_seed);
       if (number) setup.seed = std::uint64_t(*number);
     } else if (reader.flag("--concurrency")) {
       number = int_value(reader, "--concurrency", 1, 64);

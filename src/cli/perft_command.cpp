@@ -13,6 +13,7 @@ namespace moon::cli {
 namespace {
 
 constexpr std::string_view name = "perft";
+static_assert(max_perft_hash_mb == 1048576 && max_perft_threads == 256, "the help text below states these ranges");
 constexpr std::string_view help =
     "Usage: moon perft [options] DEPTH\n"
     "\n"
@@ -22,8 +23,9 @@ constexpr std::string_view help =
     "\n"
     "Options:\n"
     "  --divide           also print '<move>: <count>' for each legal root move\n"
-    "  --hash MB          use a transposition table of MB mebibytes (default 0: none)\n"
-    "  --threads N        count with N threads (default 1)\n";
+    "  --hash MB          use a transposition table of MB mebibytes (0-1048576, at most the\n"
+    "                     machine's memory; default 0: none)\n"
+    "  --threads N        count with N threads (1-256; default 1)\n";
 
 }  // namespace
 

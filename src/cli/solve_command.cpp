@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::string_view name = "solve";
 static_assert(announced_solve_table_mb == 256 && default_solve_hash_mb == 64, "the help text below says 256 MiB and 64 MiB");
+static_assert(max_solve_hash_mb == 65536 && max_solve_threads == 256, "the help text below states these ranges");
 constexpr std::string_view help =
     "Usage: moon solve [options] [MOVE ...]\n"
     "\n"
@@ -32,9 +33,9 @@ constexpr std::string_view help =
     "Ctrl-C quits at once, as does the first while the table is being made.\n"
     "\n"
     "Options:\n"
-    "  --hash MB          transposition table size in MiB (default 64; 0: none; at most the\n"
-    "                     machine's memory)\n"
-    "  --threads N        solve with N threads sharing the table (default 1)\n"
+    "  --hash MB          transposition table size in MiB (0-65536, at most the machine's\n"
+    "                     memory; default 64; 0: none)\n"
+    "  --threads N        solve with N threads sharing the table (1-256; default 1)\n"
     "  --no-distance      prove only win/draw/loss (prints 'distance unknown')\n"
     "  --moves            prove every legal move as well: after bestmove, a line per move, best\n"
     "                     first: 'move MOVE win|draw|loss N', N the distance counting the move\n"
