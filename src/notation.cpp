@@ -64,24 +64,24 @@ Expected<Board> parse_board(std::string_view text) {
   if (ranks.size() != 5)
     return Error{"board " + quoted(text) + " has " + std::to_string(ranks.size()) + " ranks; it needs exactly 5"};
   Board board;
-  for (int i = 0; i < 5; ++i) {
-    const int rank = 4 - i;  // ranks are written from 5 down to 1
+  for (int rank = 4; rank >= 0; --rank) {  // ranks are written from 5 down to 1
+    const std::string_view written = ranks[std::size_t(4 - rank)];
     const std::string rank_name = "rank " + std::to_string(rank + 1);
     int file = 0;
-    for (char c : ranks[i]) {
+    for (char c : written) {
       if (c >= '1' && c <= '5') {
         file += c - '0';
       } else if (c == 'x' || c == 'o') {
         if (file < 5) board.pieces[c == 'x' ? x : o] |= square_bb(make_square(file, rank));
         ++file;
       } else {
-        return Error{rank_name + " " + quoted(ranks[i]) + " has the unknown character " + quoted({&c, 1}) +
+        return Error{rank_name + " " + quoted(written) + " has the unknown character " + quoted({&c, 1}) +
                      " (use x, o and the digits 1-5)"};
       }
       if (file > 5) break;
     }
     if (file != 5)
-      return Error{rank_name + " " + quoted(ranks[i]) + (file > 5 ? " covers more than 5 squares" : " covers only ") +
+      return Error{rank_name + " " + quoted(written) + (file > 5 ? " covers more than 5 squares" : " covers only ") +
                    (file > 5 ? "" : std::to_string(file) + " squares") + "; each rank covers exactly 5"};
   }
   return board;

@@ -83,7 +83,7 @@ Position random_position(std::mt19937_64& rng, const Rules& rules) {
       in_hand_o = side == 'x' ? in_hand_x : in_hand_x + 1;
       if (nx + in_hand_x > 12 || no + in_hand_o > 12) continue;
     } else {
-      clock = rng() % 2 ? rules.clock_limit - 1 - int(rng() % std::min(rules.clock_limit, 3))
+      clock = rng() % 2 ? rules.clock_limit - 1 - int(rng() % std::uint64_t(std::min(rules.clock_limit, 3)))
                         : int(rng() % std::uint64_t(rules.clock_limit));
     }
     std::string text = board_field(std::string(board, 25));

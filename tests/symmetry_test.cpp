@@ -130,7 +130,7 @@ TEST_CASE("symmetry: a pair's eight images, made at once or flipped square by sq
     const BoardImages images = board_images(xs, os);
     for (int t = 0; t < symmetry_count; ++t) {
       const std::uint64_t image = std::uint64_t(apply_symmetry(t, xs)) | std::uint64_t(apply_symmetry(t, os)) << 25;
-      CHECK(images.ranked[t] == (image << 3 | std::uint64_t(t)));
+      CHECK(images.ranked[std::size_t(t)] == (image << 3 | std::uint64_t(t)));
       ties += t > 0 && image == (std::uint64_t(xs) | std::uint64_t(os) << 25);
     }
     CHECK(canonical_boards(images) == canonical_boards(xs, os));

@@ -84,7 +84,8 @@ std::uint64_t movement_perft(Bitboard us, Bitboard them, int clock, int clock_li
           if constexpr (Plies == 2 && !V::slide) {
             // A step only changes which empty squares the opposing counters next to `to`
             // and next to `from` can step into.
-            total += moves_or_pass(their_moves - popcount(neighbours[to] & them) + popcount(neighbours[from] & them));
+            total += moves_or_pass(their_moves - popcount(neighbours[std::size_t(to)] & them) +
+                                   popcount(neighbours[std::size_t(from)] & them));
           } else {
             total += movement_perft<V, Plies - 1>(them, us ^ square_bb(from) ^ square_bb(to), clock + 1, clock_limit);
           }

@@ -48,7 +48,7 @@ class Position {
   constexpr int clock() const { return clock_; }
   // The plies left before the clock ends the game, if nothing is captured (movement phase).
   constexpr int clock_left() const { return rules_.clock_limit - clock_; }
-  constexpr int fullmove() const { return fullmove_; }
+  constexpr int fullmove() const { return int(fullmove_); }
   constexpr const Rules& rules() const { return rules_; }
   constexpr int count(Color c) const { return popcount(pieces_[c]); }
   // The counters a side owns: on the board and in hand (what it will have once all are placed).

@@ -239,7 +239,7 @@ class SolveSearch {
   struct DestinationCaptures {
     Bitboard capturing = 0;                        // the destinations that capture
     std::array<Bitboard, square_count> captured;  // set for the squares of `capturing` only
-    Bitboard at(Square to) const { return capturing & square_bb(to) ? captured[to] : 0; }
+    Bitboard at(Square to) const { return capturing & square_bb(to) ? captured[std::size_t(to)] : 0; }
   };
   // The child of pos after the legal move m; `captures`: pos's, in the movement phase, else null.
   static Position child_after(const Position& pos, Move m, const DestinationCaptures* captures) {
@@ -311,7 +311,7 @@ class SolveSearch {
     generate_moves<V>(pos, list);
     const TableKeys keys = table_keys(pos);
     std::array<Move, 2> stored{};
-    for (int i = 0; i < 2; ++i) {
+    for (std::size_t i = 0; i < 2; ++i) {
       const std::uint64_t key = i == 0 ? keys.exact : keys.board;
       SolveBounds known;
       if (table_.probe(key, solve_hash(key), known))
@@ -440,7 +440,7 @@ class SolveSearch {
     for (Square t : squares(capturing)) {
       const Bitboard captured = captures_at<V::diagonal>(t, ours | square_bb(t), theirs);
       if (at_most_one(theirs & ~captured)) return solve_win_in(1);  // the opponent is down to one counter
-      captures.captured[t] = captured;
+      captures.captured[std::size_t(t)] = captured;
     }
     // A move that does not capture at clock limit - 1 ends the game, decided by the counts:
     // all those moves are worth the same, known without searching.
@@ -470,7 +470,7 @@ class SolveSearch {
     MoveList list;
     generate_moves<V>(pos, list);
     const TakeBacks take_backs(line());
-    const Killers killers = ply_ < line_capacity ? killers_[ply_] : Killers{};
+    const Killers killers = ply_ < line_capacity ? killers_[std::size_t(ply_)] : Killers{};
     std::array<Scored, MoveList::capacity> moves;
     int n = 0;
     for (Move m : list) {
@@ -478,13 +478,13 @@ class SolveSearch {
       if (m == table_move) {
         score = table_move_score;
       } else if (m.kind() == MoveKind::movement && (capturing & square_bb(m.to()))) {
-        score = ruled_score | popcount(captures.captured[m.to()]) << 16;
+        score = ruled_score | popcount(captures.captured[std::size_t(m.to())]) << 16;
       } else if (clock_ends && m.kind() == MoveKind::movement) {
         continue;  // scored above
       } else {
         score = quiet_score(us, m, hashes.asked) + take_backs.bonus(m) + killers.bonus(m);
       }
-      moves[n++] = Scored{m.raw(), score};
+      moves[std::size_t(n++)] = Scored{m.raw(), score};
     }
     const std::uint64_t key = any_clock ? keys.board : keys.exact;
     const SolveValue v = search_moves(pos, beta, key, hashes.asked, keys.symmetry, any_clock ? remaining : 0, moves, n, best, nodes_before,
@@ -643,7 +643,7 @@ class SolveSearch {
     for (Move m : list) {
       const bool first = centre_lines_first && (centre_lines & square_bb(m.to()));
       const int score = m == table_move ? table_move_score : first ? ruled_score : quiet_score(pos.side_to_move(), m, hash);
-      moves[n++] = Scored{m.raw(), score};
+      moves[std::size_t(n++)] = Scored{m.raw(), score};
     }
     return search_moves(pos, beta, key, hash, keys.symmetry, 0, moves, n, -solve_win, nodes_before, nullptr);
   }
@@ -657,9 +657,9 @@ class SolveSearch {
     const SolveValue cb = child_beta(beta);
     // Best first (insertion sort: the lists are short), so that the next child is known and its
     // table bucket can be fetched from memory while the current child is searched.
-    for (int i = 1; i < n; ++i) {
+    for (std::size_t i = 1; i < std::size_t(n); ++i) {
       const Scored m = moves[i];
-      int j = i;
+      std::size_t j = i;
       for (; j > 0 && moves[j - 1].score < m.score; --j) moves[j] = moves[j - 1];
       moves[j] = m;
     }
@@ -667,7 +667,8 @@ class SolveSearch {
     // is stored with the move. A quiet move gains a point of history either way: counting the
     // answers the enhanced transposition cutoffs read off the table as well took 6% fewer nodes
     // on the 60 random endgames and 2% on 74 fresh ones (docs/SOLVER.md, "Ordering").
-    const auto cut_off = [&](int i, SolveValue v) {
+    const auto cut_off = [&](int index, SolveValue v) {
+      const std::size_t i = std::size_t(index);
       const Move m = moves[i].move();
       const bool fits = !any_clock_remaining || horizon(v) < any_clock_remaining;
       table_.store(key, hash, fits ? v : beta, solve_win, apply_symmetry(symmetry, m), nodes_ - nodes_before);
@@ -678,10 +679,10 @@ class SolveSearch {
         // the table by the enhanced transposition cutoffs), lose a point each (never going below
         // 0). Measured (docs/SOLVER.md, "Ordering"): 16% fewer nodes on the 60 random endgames,
         // 11.5% on 74 fresh ones; the small ones unchanged.
-        for (int j = 0; j < i; ++j)
+        for (std::size_t j = 0; j < i; ++j)
           if (moves[j].by_history() && history[moves[j].raw & 4095] > 0) --history[moves[j].raw & 4095];
         // Placement nodes do not read the killers (measured: more nodes on most placement solves).
-        if (!pos.in_placement() && ply_ < line_capacity) killers_[ply_].add(m);
+        if (!pos.in_placement() && ply_ < line_capacity) killers_[std::size_t(ply_)].add(m);
       }
       return v;
     };
@@ -703,7 +704,7 @@ class SolveSearch {
     const int cutoff_horizon = pos.in_placement() ? placement_cutoff_horizon : transposition_cutoff_horizon;
     const ChildResult r = children_probe && n > 1 && horizon(beta) >= cutoff_horizon
                               ? search_after_table_cutoffs(pos, beta, moves, n, captures, best)
-                              : search_children(pos, beta, moves, n, captures, best, [&](int, const Position& child, TableKeys& keys) {
+                              : search_children(pos, beta, moves, n, captures, best, [&](std::size_t, const Position& child, TableKeys& keys) {
                                   if (!wants_keys(cb, children_probe, child)) return false;
                                   if (!images_known) images = board_images(pos.pieces(x), pos.pieces(o)), images_known = true;
                                   keys = child_table_keys(images, pos, child);
@@ -739,13 +740,13 @@ class SolveSearch {
                                                 const DestinationCaptures* captures, SolveValue& best, KeysOf keys_of,
                                                 const std::uint8_t* order = nullptr) {
     if (n == 0) return {};
-    const auto index = [&](int k) { return order ? int(order[k]) : k; };
+    const auto index = [&](int k) { return order ? std::size_t(order[k]) : std::size_t(k); };
     const SolveValue cb = child_beta(beta);
     Position child = child_after(pos, moves[index(0)].move(), captures);
     TableKeys child_keys{};
     bool child_has_keys = keys_of(index(0), child, child_keys);
     for (int k = 0; k < n; ++k) {
-      const int i = index(k);
+      const std::size_t i = index(k);
       const Position current = child;
       const TableKeys current_keys = child_keys;
       const bool current_has_keys = child_has_keys;
@@ -760,13 +761,13 @@ class SolveSearch {
           if (!board_entry && !child.in_placement()) table_.prefetch(solve_hash(child_keys.board));
         }
       }
-      if (ply_ < line_capacity) line_[ply_] = moves[i].raw;
+      if (ply_ < line_capacity) line_[std::size_t(ply_)] = moves[i].raw;
       ++ply_;
       const SolveValue v = from_child(search(current, cb, current_has_keys ? &current_keys : nullptr));
       --ply_;
       if (aborted_) return {};
       if (v > best) best = v;
-      if (v >= beta) return {i, v};
+      if (v >= beta) return {int(i), v};
     }
     return {};
   }
@@ -789,7 +790,7 @@ class SolveSearch {
     // And each child's clock left, all that reading its entry needs of it: making every child
     // again to read the entries took 5.7% of the solver's instructions (docs/SOLVER.md, "Speed").
     std::array<std::uint8_t, MoveList::capacity> remaining;
-    for (int i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < std::size_t(n); ++i) {
       const Position child = child_after(pos, moves[i].move(), captures);
       child_keys[i] = child_table_keys(images, pos, child);
       asked_hash[i] = entry_hashes(child, cb, child_keys[i]).asked;
@@ -803,19 +804,19 @@ class SolveSearch {
     // (docs/SOLVER.md): a quarter fewer nodes, 0.89-0.93 of the time.
     std::array<std::uint8_t, MoveList::capacity> unsettled;
     int open = 0;
-    for (int i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < std::size_t(n); ++i) {
       const SolveValue asked = question_asked(remaining[i], cb);
       SolveValue answer;
       Move unused;
       if (asked_entry_answer(remaining[i], asked, child_keys[i], asked_hash[i], answer, unused)) {
         const SolveValue value = from_child(answer_to(cb, asked, answer));
-        if (value >= beta) return {i, value};
+        if (value >= beta) return {int(i), value};
         best = std::max(best, value);
       } else {
-        unsettled[open++] = std::uint8_t(i);
+        unsettled[std::size_t(open++)] = std::uint8_t(i);
       }
     }
-    return search_children(pos, beta, moves, open, captures, best, [&](int i, const Position&, TableKeys& keys) {
+    return search_children(pos, beta, moves, open, captures, best, [&](std::size_t i, const Position&, TableKeys& keys) {
       keys = child_keys[i];
       return true;
     }, unsettled.data());

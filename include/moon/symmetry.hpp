@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "moon/bitboard.hpp"
@@ -32,12 +33,12 @@ constexpr Square square_image(int t, Square s) {
 inline constexpr auto square_image_table = [] {
   std::array<std::array<Square, square_count>, symmetry_count> table{};
   for (int t = 0; t < symmetry_count; ++t)
-    for (Square s = 0; s < square_count; ++s) table[t][s] = square_image(t, s);
+    for (Square s = 0; s < square_count; ++s) table[std::size_t(t)][std::size_t(s)] = square_image(t, s);
   return table;
 }();
 }  // namespace detail
 
-constexpr Square apply_symmetry(int t, Square s) { return detail::square_image_table[t][s]; }
+constexpr Square apply_symmetry(int t, Square s) { return detail::square_image_table[std::size_t(t)][std::size_t(s)]; }
 
 namespace detail {
 // inverse_symmetry_table[t]: the symmetry that undoes t.
@@ -47,7 +48,7 @@ inline constexpr std::array<int, symmetry_count> inverse_symmetry_table = [] {
     for (int u = 0; u < symmetry_count; ++u) {
       bool undoes = true;
       for (Square s = 0; s < square_count; ++s) undoes = undoes && apply_symmetry(u, apply_symmetry(t, s)) == s;
-      if (undoes) inverse[t] = u;
+      if (undoes) inverse[std::size_t(t)] = u;
     }
   return inverse;
 }();
@@ -60,15 +61,16 @@ inline constexpr auto row_image = [] {
     for (int r = 0; r < board_size; ++r)
       for (unsigned bits = 0; bits < 32; ++bits)
         for (int f = 0; f < board_size; ++f)
-          if (bits >> f & 1) table[t][r][bits] |= square_bb(apply_symmetry(t, make_square(f, r)));
+          if (bits >> f & 1)
+            table[std::size_t(t)][std::size_t(r)][bits] |= square_bb(apply_symmetry(t, make_square(f, r)));
   return table;
 }();
 }  // namespace detail
 
-constexpr int inverse_symmetry(int t) { return detail::inverse_symmetry_table[t]; }
+constexpr int inverse_symmetry(int t) { return detail::inverse_symmetry_table[std::size_t(t)]; }
 
 constexpr Bitboard apply_symmetry(int t, Bitboard b) {
-  const auto& rows = detail::row_image[t];
+  const auto& rows = detail::row_image[std::size_t(t)];
   return rows[0][b & 31] | rows[1][b >> 5 & 31] | rows[2][b >> 10 & 31] | rows[3][b >> 15 & 31] | rows[4][b >> 20 & 31];
 }
 
@@ -124,7 +126,8 @@ inline constexpr auto square_in_images = [] {
   for (int side = 0; side < 2; ++side)
     for (Square s = 0; s < square_count; ++s)
       for (int t = 0; t < symmetry_count; ++t)
-        table[side][s][t] = std::uint64_t{1} << (3 + 25 * side + apply_symmetry(t, s));
+        table[std::size_t(side)][std::size_t(s)][std::size_t(t)] =
+            std::uint64_t{1} << (3 + 25 * side + apply_symmetry(t, s));
   return table;
 }();
 }  // namespace detail
@@ -132,14 +135,14 @@ inline constexpr auto square_in_images = [] {
 // Flips the counters of x on `changed_xs` and of o on `changed_os` in every image.
 MOON_FORCE_INLINE constexpr void flip_squares(BoardImages& images, Bitboard changed_xs, Bitboard changed_os) {
   for (Square s : squares(changed_xs))
-    for (int t = 0; t < symmetry_count; ++t) images.ranked[t] ^= detail::square_in_images[0][s][t];
+    for (std::size_t t = 0; t < symmetry_count; ++t) images.ranked[t] ^= detail::square_in_images[0][std::size_t(s)][t];
   for (Square s : squares(changed_os))
-    for (int t = 0; t < symmetry_count; ++t) images.ranked[t] ^= detail::square_in_images[1][s][t];
+    for (std::size_t t = 0; t < symmetry_count; ++t) images.ranked[t] ^= detail::square_in_images[1][std::size_t(s)][t];
 }
 
 constexpr BoardImages board_images(Bitboard xs, Bitboard os) {
   BoardImages images{};
-  for (int t = 0; t < symmetry_count; ++t) images.ranked[t] = std::uint64_t(t);
+  for (std::size_t t = 0; t < symmetry_count; ++t) images.ranked[t] = std::uint64_t(t);
   flip_squares(images, xs, os);
   return images;
 }
@@ -147,7 +150,7 @@ constexpr BoardImages board_images(Bitboard xs, Bitboard os) {
 // canonical_boards() of the boards these are the images of.
 MOON_FORCE_INLINE constexpr CanonicalBoards canonical_boards(const BoardImages& images) {
   std::uint64_t least = images.ranked[0];
-  for (int t = 1; t < symmetry_count; ++t) least = std::min(least, images.ranked[t]);
+  for (std::size_t t = 1; t < symmetry_count; ++t) least = std::min(least, images.ranked[t]);
   return {least >> 3, int(least & 7)};
 }
 

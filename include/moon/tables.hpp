@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 
 #include "moon/bitboard.hpp"
 
@@ -12,7 +13,7 @@ namespace moon {
 inline constexpr auto neighbours = [] {
   std::array<Bitboard, square_count> table{};
   for (Square s = 0; s < square_count; ++s)
-    for (int d = 0; d < orthogonal_directions; ++d) table[s] |= shift(square_bb(s), Direction(d));
+    for (int d = 0; d < orthogonal_directions; ++d) table[std::size_t(s)] |= shift(square_bb(s), Direction(d));
   return table;
 }();
 
@@ -21,7 +22,8 @@ inline constexpr auto rays = [] {
   std::array<std::array<Bitboard, all_directions>, square_count> table{};
   for (Square s = 0; s < square_count; ++s)
     for (int d = 0; d < all_directions; ++d)
-      for (Bitboard b = shift(square_bb(s), Direction(d)); b; b = shift(b, Direction(d))) table[s][d] |= b;
+      for (Bitboard b = shift(square_bb(s), Direction(d)); b; b = shift(b, Direction(d)))
+        table[std::size_t(s)][std::size_t(d)] |= b;
   return table;
 }();
 
@@ -50,14 +52,14 @@ constexpr void add_line_flanks(FlankSet& set, Square s, Direction d) {
     const Bitboard next = shift(b, d);
     run |= b;
     if (!next) break;
-    set.flanks[set.count++] = Flank{run, next};
+    set.flanks[std::size_t(set.count++)] = Flank{run, next};
   }
 }
 
 constexpr std::array<FlankSet, square_count> make_flank_table(int directions) {
   std::array<FlankSet, square_count> table{};
   for (Square s = 0; s < square_count; ++s)
-    for (int d = 0; d < directions; ++d) add_line_flanks(table[s], s, Direction(d));
+    for (int d = 0; d < directions; ++d) add_line_flanks(table[std::size_t(s)], s, Direction(d));
   return table;
 }
 }  // namespace detail
@@ -70,7 +72,7 @@ constexpr int most_captured_by_one_move(const std::array<FlankSet, square_count>
   int most = 0;
   for (const FlankSet& set : table) {
     Bitboard runs = 0;
-    for (int i = 0; i < set.count; ++i) runs |= set.flanks[i].run;
+    for (int i = 0; i < set.count; ++i) runs |= set.flanks[std::size_t(i)].run;
     most = std::max(most, popcount(runs));
   }
   return most;
@@ -85,10 +87,10 @@ static_assert(most_captured_orthogonally == 6 && most_captured_with_diagonals ==
 // Counters of `them` captured when one of `us` (already standing on `to`) has just arrived there.
 template <bool Diagonal>
 constexpr Bitboard captures_at(Square to, Bitboard us, Bitboard them) {
-  const FlankSet& set = Diagonal ? all_line_flanks[to] : orthogonal_flanks[to];
+  const FlankSet& set = (Diagonal ? all_line_flanks : orthogonal_flanks)[std::size_t(to)];
   Bitboard captured = 0;
   for (int i = 0; i < set.count; ++i) {
-    const Flank f = set.flanks[i];
+    const Flank f = set.flanks[std::size_t(i)];
     const bool closed = ((f.run & ~them) == 0) & ((f.closer & us) != 0);
     captured |= f.run & (Bitboard{0} - Bitboard(closed));
   }

@@ -31,7 +31,7 @@ InterruptWatch::InterruptWatch(std::string_view command) : command_(command) {
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
   // SA_RESETHAND: once handled, SIGINT is back to its default, so a second Ctrl-C kills.
-  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  action.sa_flags = int(SA_RESETHAND | SA_RESTART);  // SA_RESETHAND is the sign bit
   sigaction(SIGINT, &action, &replaced);
   // A Ctrl-C before the watcher's first look is not lost: the flag waits for it.
   watcher_ = std::jthread([this](std::stop_token end) { watch(end); });

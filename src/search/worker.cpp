@@ -49,17 +49,19 @@ bool Worker::count_node_and_check() {
 }
 
 void Worker::copy_pv(int ply, Move m) {
-  pv_[ply][ply] = m;
-  for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
-  pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+  const auto p = std::size_t(ply);
+  pv_[p][p] = m;
+  for (auto i = p + 1; i < std::size_t(pv_length_[p + 1]); ++i) pv_[p][i] = pv_[p + 1][i];
+  pv_length_[p] = std::max(pv_length_[p + 1], ply + 1);
 }
 
 void Worker::update_quiet_stats(const Position& pos, Move best, int depth, int ply, const Move* tried,
                                 int tried_count) {
   const SearchFeatures& f = shared_.features;
-  if (f.killers && killers_[ply][0] != best) {
-    killers_[ply][1] = killers_[ply][0];
-    killers_[ply][0] = best;
+  auto& killers = killers_[std::size_t(ply)];
+  if (f.killers && killers[0] != best) {
+    killers[1] = killers[0];
+    killers[0] = best;
   }
   if (f.history) {
     auto& h = history_[pos.side_to_move()];
@@ -71,7 +73,7 @@ void Worker::update_quiet_stats(const Position& pos, Move best, int depth, int p
 
 template <class V>
 Score Worker::quiescence(const Position& pos, int ply, Score alpha, Score beta, bool& proven) {
-  pv_length_[ply] = ply;
+  pv_length_[std::size_t(ply)] = ply;
   proven = false;
   if (count_node_and_check()) return 0;
   if (pos.is_over()) {
@@ -90,7 +92,8 @@ Score Worker::quiescence(const Position& pos, int ply, Score alpha, Score beta, 
     if (best >= beta) return best;
     alpha = std::max(alpha, best);
   }
-  MovePicker<V> picker(pos, shared_.features, Move(), killers_[ply], history_[pos.side_to_move()], !last_quiet_move);
+  MovePicker<V> picker(pos, shared_.features, Move(), killers_[std::size_t(ply)], history_[pos.side_to_move()],
+                       !last_quiet_move);
   for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
     bool child_proven = false;
     const Score s = -quiescence<V>(pos.after<V>(m), ply + 1, -beta, -alpha, child_proven);
@@ -113,7 +116,7 @@ template <class V>
 Score Worker::search(const Position& pos, int depth, int ply, Score alpha, Score beta, bool pv_node, bool& proven) {
   const SearchFeatures& f = shared_.features;
   if (depth <= 0 && f.quiescence) return quiescence<V>(pos, ply, alpha, beta, proven);
-  pv_length_[ply] = ply;
+  pv_length_[std::size_t(ply)] = ply;
   proven = false;
   if (count_node_and_check()) return 0;
   if (pos.is_over()) {
@@ -150,7 +153,7 @@ Score Worker::search(const Position& pos, int depth, int ply, Score alpha, Score
   }
 
   const Score original_alpha = alpha;
-  MovePicker<V> picker(pos, f, table_move, killers_[ply], history_[pos.side_to_move()]);
+  MovePicker<V> picker(pos, f, table_move, killers_[std::size_t(ply)], history_[pos.side_to_move()]);
   Score best = -score_infinite;
   Move best_move;
   bool all_proven = true;
@@ -186,7 +189,7 @@ Score Worker::search(const Position& pos, int depth, int ply, Score alpha, Score
         }
       }
     }
-    if (quiet) quiets_tried[quiet_count++] = m;
+    if (quiet) quiets_tried[std::size_t(quiet_count++)] = m;
   }
   proven = all_proven;
 

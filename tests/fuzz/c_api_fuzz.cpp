@@ -238,7 +238,7 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
       break;
     }
     case 5: {
-      Buffer buffer((in.byte() * 5) % 1200);
+      Buffer buffer(std::size_t(in.byte() * 5 % 1200));
       buffer.check(moon_position_draw(position, null_out ? nullptr : buffer.data(), buffer.size), "moon_position_draw");
       break;
     }

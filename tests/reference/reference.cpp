@@ -232,7 +232,7 @@ bool parse_board(const std::string& field, char board[25], std::string& error) {
     for (int i = 0; i < 5; ++i) {
         int rank = 4 - i;  // the first rank in the string is rank 5
         int file = 0;
-        for (char c : ranks[i]) {
+        for (char c : ranks[std::size_t(i)]) {
             if (c == 'x' || c == 'o') {
                 if (file < 5) board[square_at(file, rank)] = c;
                 file += 1;
