@@ -193,7 +193,13 @@ Expected<Position> parse_position(std::string_view text, const Rules& rules) {
   if (text.empty()) return Error{"the position string is empty"};
   const auto fields = split_fields(text, ' ');
   for (auto f : fields)
-    if (f.empty()) return Error{"position string " + quoted(text) + ": fields must be separated by single spaces"};
+    if (f.empty()) {
+      // Name the stray space: at the end, easy to miss in a pasted string, or not.
+      const std::string_view where = text.front() == ' '  ? " starts with a space"
+                                     : text.back() == ' ' ? " ends with a space"
+                                                          : " has two spaces in a row";
+      return Error{"position string " + quoted(text) + std::string(where) + ": fields are separated by single spaces"};
+    }
   if (fields.size() != 6 && fields.size() != 2)
     return Error{"position string " + quoted(text) + " has " + std::to_string(fields.size()) +
                  (fields.size() == 1 ? " field" : " fields") +
