@@ -135,6 +135,12 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"match --games 2 --depth 1 --a plain --a full", "moon match", "--a is given more than once"},
       // A flag that takes no value is not taken for itself when given one (--slide=false).
       {"show --slide=false", "moon show", "unknown option '--slide=false' (--slide takes no value)"},
+      // Options and other arguments are named as what they are, by every command.
+      {"bench --fen x", "moon bench", "unknown option '--fen'"},
+      {"match b4", "moon match", "unknown argument 'b4'"},
+      {"analyze --depth 1 b4 zz", "moon analyze", "move 2: 'zz' is not a move"},
+      {"match --frobnicate", "moon match", "unknown option '--frobnicate'"},
+      {"match --fen 'x4/1o3/2x2/5/5 x'", "moon match", "the position to play from is already over"},
       {"perft --divide=no 2", "moon perft", "(--divide takes no value)"},
       {"solve --no-distance=no", "moon solve", "(--no-distance takes no value)"},
       {"solve --quiet=1", "moon solve", "(--quiet takes no value)"},

@@ -80,6 +80,13 @@ TEST_CASE("moon bench: the same node signature on every run") {
   CHECK(contains(too_shallow.err, "--depth-offset must be a whole number from -8 to 8, not '-9'"));
 }
 
+TEST_CASE("moon analyze after MOVEs searches the position they lead to") {
+  const Run r = run_moon("analyze --depth 3 --fen '4o/5/5/2x2/xo3 o' e5e4");  // x to move then wins at once
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "score win 1"));
+  CHECK(lines(r.out).back() == "bestmove c2c1");
+}
+
 TEST_CASE("moon play: scripted input, illegal input explained, undo, the result at the end") {
   const Run r = run_moon("play --depth 2", "zz\nc3\nb4\nundo\nc2\nquit\n");
   CHECK(r.status == 0);

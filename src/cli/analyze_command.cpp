@@ -1,5 +1,7 @@
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
@@ -13,9 +15,10 @@ namespace {
 
 constexpr std::string_view name = "analyze";
 constexpr std::string_view help =
-    "Usage: moon analyze [options]\n"
+    "Usage: moon analyze [options] [MOVE ...]\n"
     "\n"
-    "Searches the position and prints a line per completed iteration:\n"
+    "Searches the position (after playing the MOVEs, if any) and prints a line per completed\n"
+    "iteration:\n"
     "  depth D score S nodes N nps R time MS hashfull H pv MOVE ...\n"
     "where S is 'cp N' (heuristic, centi-counters, side to move's view), 'win N' / 'loss N'\n"
     "(proven: the game ends in N plies) or 'draw' (proven). The last line is 'bestmove MOVE'\n"
@@ -32,6 +35,7 @@ int analyze_command(Args args) {
   PositionOptions where;
   SearchLimits limits;
   SearchOptions options;
+  std::vector<std::string_view> moves;
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help << engine_options_help;
@@ -41,9 +45,11 @@ int analyze_command(Args args) {
     if (consumed && !*consumed) consumed = consume_limit(reader, limits);
     if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
     if (!consumed) return usage_error(name, consumed.error().message);
-    if (!*consumed) return usage_error(name, reader.unknown("argument"));
+    if (!*consumed && !consume_move_text(reader, moves)) return usage_error(name, reader.unknown());
   }
-  const auto pos = where.position();
+  const auto start = where.position();
+  if (!start) return usage_error(name, start.error().message);
+  const auto pos = play_move_texts(*start, moves);
   if (!pos) return usage_error(name, pos.error().message);
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 

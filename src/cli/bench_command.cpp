@@ -59,7 +59,7 @@ int bench_command(Args args) {
       options.threads = int(*n);
       continue;
     }
-    return usage_error(name, reader.unknown("argument"));
+    return usage_error(name, reader.unknown());
   }
   const auto positions = search_bench_positions();
   const auto result = run_search_bench(options, [&](std::size_t i, const SearchResult& r) {

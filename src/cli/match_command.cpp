@@ -201,13 +201,13 @@ int match_command(Args args) {
                          std::int64_t(TranspositionTable::max_mb));
       if (number) setup.options.hash_mb = std::size_t(*number);
     } else {
-      return usage_error(name, reader.unknown("argument"));
+      return usage_error(name, reader.unknown());
     }
     if (!number) return usage_error(name, number.error().message);
   }
   const auto start = where.position();
   if (!start) return usage_error(name, start.error().message);
-  if (start->is_over()) return usage_error(name, "the start position is already over");
+  if (start->is_over()) return usage_error(name, "the position to play from is already over");
   const auto a = parse_engine(a_text);
   if (!a) return usage_error(name, "--a: " + a.error().message);
   const auto b = parse_engine(b_text);

@@ -40,9 +40,9 @@ bool ArgReader::bare_flag(std::string_view name) {
   return true;
 }
 
-std::string ArgReader::unknown(std::string_view kind) const {
+std::string ArgReader::unknown() const {
   const std::string_view arg = current();
-  std::string message = "unknown " + std::string(kind) + " " + quoted(arg);
+  std::string message = (arg.starts_with('-') ? "unknown option " : "unknown argument ") + quoted(arg);
   for (const std::string& name : bare_flags_)
     if (with_inline_value(arg, name)) message += " (" + name + " takes no value)";
   return message;
@@ -103,6 +103,26 @@ Expected<bool> PositionOptions::consume(ArgReader& reader) {
 Expected<Position> PositionOptions::position() const {
   if (!fen) return Position::start(rules);
   return parse_position(*fen, rules);
+}
+
+bool consume_move_text(ArgReader& reader, std::vector<std::string_view>& moves) {
+  const std::string_view arg = reader.current();
+  if (arg.size() > 1 && arg[0] == '-') return false;
+  moves.push_back(arg);
+  reader.skip();
+  return true;
+}
+
+Expected<Position> play_move_texts(Position start, const std::vector<std::string_view>& moves,
+                                   Bitboard* last_captures) {
+  Bitboard captured = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const auto move = parse_move(moves[i], start);
+    if (!move) return Error{"move " + std::to_string(i + 1) + ": " + move.error().message};
+    captured = start.play(*move);
+  }
+  if (last_captures) *last_captures = captured;
+  return start;
 }
 
 int usage_error(std::string_view command, std::string_view message) {

@@ -34,9 +34,9 @@ class ArgReader {
   // was given before (a second value would otherwise silently replace the first).
   Expected<std::string> value();
   void skip() { ++index_; }
-  // "unknown <kind> '<current argument>'", with " (--quiet takes no value)" when the argument
-  // is a flag of bare_flag() given a value.
-  std::string unknown(std::string_view kind) const;
+  // "unknown option '--x'" for an argument that starts with '-', else "unknown argument 'x'",
+  // with " (--quiet takes no value)" when the argument is a flag of bare_flag() given a value.
+  std::string unknown() const;
 
  private:
   Args args_;
@@ -60,6 +60,14 @@ struct PositionOptions {
   Expected<bool> consume(ArgReader& reader);
   Expected<Position> position() const;
 };
+
+// The MOVE arguments of show, solve and analyze: the reader's argument, unless it is an option
+// (starts with '-'), is added to `moves` and consumed (true).
+bool consume_move_text(ArgReader& reader, std::vector<std::string_view>& moves);
+// `start` after those moves, each checked in turn: the error of the first that is not legal
+// there names it ("move 2: ..."). `last_captures`, if not null, gets what the last one captured.
+Expected<Position> play_move_texts(Position start, const std::vector<std::string_view>& moves,
+                                   Bitboard* last_captures = nullptr);
 
 // The options above that select these rules, as typed on the command line ("--slide
 // --clock-limit 40"); empty for the default rules.

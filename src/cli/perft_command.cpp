@@ -53,7 +53,7 @@ int perft_command(Args args) {
       if (!n) return usage_error(name, n.error().message);
       options.threads = int(*n);
     } else if (reader.current().size() > 1 && reader.current()[0] == '-' && !std::isdigit(static_cast<unsigned char>(reader.current()[1]))) {
-      return usage_error(name, reader.unknown("option"));
+      return usage_error(name, reader.unknown());
     } else if (depth) {
       return usage_error(name, "more than one DEPTH given ('" + std::string(reader.current()) + "')");
     } else {

@@ -115,7 +115,7 @@ int play_command(Args args) {
     if (consumed && !*consumed) consumed = consume_limit(reader, limits);
     if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
     if (!consumed) return usage_error(name, consumed.error().message);
-    if (!*consumed) return usage_error(name, reader.unknown("argument"));
+    if (!*consumed) return usage_error(name, reader.unknown());
   }
   const auto start = where.position();
   if (!start) return usage_error(name, start.error().message);

@@ -33,21 +33,14 @@ int show_command(Args args) {
       std::cout << help << position_options_help;
       return 0;
     }
-    if (reader.current().size() > 1 && reader.current()[0] == '-' && reader.current() != "0000")
-      return usage_error(name, reader.unknown("option"));
-    moves.push_back(reader.current());
-    reader.skip();
+    if (!consume_move_text(reader, moves)) return usage_error(name, reader.unknown());
   }
-  auto pos = where.position();
-  if (!pos) return usage_error(name, pos.error().message);
-
-  Position current = *pos;
+  const auto start = where.position();
+  if (!start) return usage_error(name, start.error().message);
   Bitboard last_captures = 0;
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    const auto move = parse_move(moves[i], current);
-    if (!move) return usage_error(name, "move " + std::to_string(i + 1) + ": " + move.error().message);
-    last_captures = current.play(*move);
-  }
+  const auto played = play_move_texts(*start, moves, &last_captures);
+  if (!played) return usage_error(name, played.error().message);
+  const Position current = *played;
 
   std::cout << draw(current, last_captures) << status_line(current) << "\n"
             << "position: " << to_string(current) << "\n";

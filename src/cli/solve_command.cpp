@@ -72,21 +72,15 @@ int solve_command(Args args) {
       quiet = true;
     } else if (reader.bare_flag("--moves")) {
       every_move = true;
-    } else if (reader.current().size() > 1 && reader.current()[0] == '-' && reader.current() != "0000") {
-      return usage_error(name, reader.unknown("option"));
-    } else {
-      moves.push_back(reader.current());
-      reader.skip();
+    } else if (!consume_move_text(reader, moves)) {
+      return usage_error(name, reader.unknown());
     }
   }
-  auto pos = where.position();
-  if (!pos) return usage_error(name, pos.error().message);
-  Position position = *pos;
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    const auto m = parse_move(moves[i], position);
-    if (!m) return usage_error(name, "move " + std::to_string(i + 1) + ": " + m.error().message);  // as moon show
-    position.play(*m);
-  }
+  const auto start = where.position();
+  if (!start) return usage_error(name, start.error().message);
+  const auto played = play_move_texts(*start, moves);
+  if (!played) return usage_error(name, played.error().message);
+  const Position position = *played;
 
   if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
   // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
