@@ -110,10 +110,23 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(contains(win.out, "game over: x wins"));
   CHECK(contains(win.out, "you win"));
 
+  // Once the game is over only undo and quit are taken: undo takes back the winning move.
+  const Run after = run_moon("play --fen '4o/5/5/2x2/xo3 x' --depth 2", "c2c1\nb4\nundo\nquit\n");
+  CHECK(after.status == 0);
+  CHECK(contains(after.out, "you win\nundo or quit> the game is over: 'undo' takes back your last move, 'quit' ends\n"));
+  CHECK(contains(after.out, "move taken back"));
+  CHECK(contains(after.out, "x to move"));  // the board before c2c1 again
+  CHECK(contains(after.out, "game abandoned"));  // the game undone was going on again
+  const Run quit_after = run_moon("play --fen '4o/5/5/2x2/xo3 x' --depth 2", "c2c1\nquit\n");
+  CHECK(quit_after.status == 0);
+  CHECK_FALSE(contains(quit_after.out, "game abandoned"));  // quitting a finished game abandons nothing
+
   // Playing o against the engine: moon (x) wins in one.
   const Run lose = run_moon("play --fen '4o/5/5/2x2/xo3 x' --side o --depth 2", "");
   CHECK(contains(lose.out, "moon plays c2c1 capturing b1"));
   CHECK(contains(lose.out, "moon wins"));
+  CHECK(lose.status == 0);  // the end of input after the end of the game
+  CHECK_FALSE(contains(lose.out, "game abandoned"));
   CHECK(run_moon("play --side z").status == 2);
 
   // The word 'pass' is answered as typed, not as the 0000 it is read as.

@@ -26,6 +26,8 @@ constexpr std::string_view help =
     "  hint    ask the engine for a move\n"
     "  undo    take back your last move and the engine's reply\n"
     "  quit    end the game\n"
+    "When the game is over the result is shown, and 'undo' can still take back your last\n"
+    "move; 'quit' or the end of input ends the program.\n"
     "\n"
     "Options:\n"
     "  --side x|o         the side you play (default x; the side to move starts)\n";
@@ -131,16 +133,31 @@ int play_command(Args args) {
     return 0;
   }
   std::string line;
-  while (!g.pos.is_over()) {
-    if (g.pos.side_to_move() != g.human) {
-      if (!engine_move(g)) return 1;
-      continue;
+  bool result_announced = false;
+  for (;;) {
+    // Once the game is over its result is announced, and 'undo' can still take back the move
+    // that lost it (or won it); anything else but 'quit' is answered with what is left to do.
+    const bool over = g.pos.is_over();
+    if (over && !result_announced) {
+      const Result r = g.pos.result();
+      std::cout << "game over: " << to_string(r) << " (x " << g.pos.count(x) << ", o " << g.pos.count(o) << ")";
+      if (r != Result::draw) std::cout << ((r == Result::x_wins) == (g.human == x) ? " - you win" : " - moon wins");
+      std::cout << "\n";
+      result_announced = true;
     }
-    if (count_moves(g.pos) == 1 && legal_moves(g.pos)[0].kind() == MoveKind::pass)
-      std::cout << "You are blocked: your only move is the pass (0000).\n";
-    std::cout << "your move (" << to_string(g.human) << ")> " << std::flush;
+    if (!over) {
+      result_announced = false;
+      if (g.pos.side_to_move() != g.human) {
+        if (!engine_move(g)) return 1;
+        continue;
+      }
+      if (count_moves(g.pos) == 1 && legal_moves(g.pos)[0].kind() == MoveKind::pass)
+        std::cout << "You are blocked: your only move is the pass (0000).\n";
+    }
+    if (over) std::cout << "undo or quit> " << std::flush;
+    else std::cout << "your move (" << to_string(g.human) << ")> " << std::flush;
     if (!std::getline(std::cin, line)) {
-      std::cout << "\nend of input: game abandoned\n";
+      std::cout << (over ? "\n" : "\nend of input: game abandoned\n");
       return 0;
     }
     // Squares and commands are lower case; 'B4' or 'PASS' typed by hand means the same.
@@ -148,22 +165,8 @@ int play_command(Args args) {
     std::transform(input.begin(), input.end(), input.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (input.empty()) continue;
     if (input == "quit" || input == "exit") {
-      std::cout << "game abandoned\n";
+      if (!over) std::cout << "game abandoned\n";
       return 0;
-    }
-    if (input == "help") {
-      std::cout << commands_text << "\n";
-      continue;
-    }
-    if (input == "moves") {
-      list_moves(g.pos);
-      continue;
-    }
-    if (input == "hint") {
-      const auto r = think(g);
-      if (r) std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info) << ")\n";
-      else std::cout << "no hint: the search failed: " << r.error().message << "\n";
-      continue;
     }
     if (input == "undo") {
       // Back to the previous position where it was your turn.
@@ -177,6 +180,24 @@ int play_command(Args args) {
       g.history.resize(back - 1);
       std::cout << "move taken back\n";
       show(g.pos, 0);
+      continue;
+    }
+    if (over) {
+      std::cout << "the game is over: 'undo' takes back your last move, 'quit' ends\n";
+      continue;
+    }
+    if (input == "help") {
+      std::cout << commands_text << "\n";
+      continue;
+    }
+    if (input == "moves") {
+      list_moves(g.pos);
+      continue;
+    }
+    if (input == "hint") {
+      const auto r = think(g);
+      if (r) std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info) << ")\n";
+      else std::cout << "no hint: the search failed: " << r.error().message << "\n";
       continue;
     }
     const bool pass_word = input == "pass";
@@ -194,11 +215,6 @@ int play_command(Args args) {
     std::cout << "you play " << to_string(*move) << captures_text(captured) << "\n";
     show(g.pos, captured);
   }
-  const Result r = g.pos.result();
-  std::cout << "game over: " << to_string(r) << " (x " << g.pos.count(x) << ", o " << g.pos.count(o) << ")";
-  if (r != Result::draw) std::cout << ((r == Result::x_wins) == (g.human == x) ? " - you win" : " - moon wins");
-  std::cout << "\n";
-  return 0;
 }
 
 }  // namespace moon::cli
