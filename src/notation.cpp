@@ -62,7 +62,8 @@ struct Board {
 Expected<Board> parse_board(std::string_view text) {
   const auto ranks = split_fields(text, '/');
   if (ranks.size() != 5)
-    return Error{"board " + quoted(text) + " has " + std::to_string(ranks.size()) + " ranks; it needs exactly 5"};
+    return Error{"board " + quoted(text) + " has " + std::to_string(ranks.size()) +
+                 (ranks.size() == 1 ? " rank" : " ranks") + "; it needs exactly 5"};
   Board board;
   for (int rank = 4; rank >= 0; --rank) {  // ranks are written from 5 down to 1
     const std::string_view written = ranks[std::size_t(4 - rank)];
