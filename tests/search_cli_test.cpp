@@ -110,10 +110,25 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(contains(win.out, "game over: x wins"));
   CHECK(contains(win.out, "you win"));
 
+  // The end of the game, and a game abandoned, print the command that shows it again.
+  CHECK(contains(win.out, "replay: moon show --fen '4o/5/5/2x2/xo3 x 0 0 0 1' c2c1\n"));
+  CHECK(contains(r.out, "game abandoned\nreplay: moon show --fen '5/5/5/5/5 x 12 12 0 1' c2 "));  // b4 undone
+  const Run variant = run_moon("play --depth 1 --slide --clock-limit 30", "b4\nquit\n");
+  const std::string replay = "replay: moon show --fen '5/5/5/5/5 x 12 12 0 1' --slide --clock-limit 30 b4 ";
+  REQUIRE(contains(variant.out, replay));
+  {
+    // The replay line, run, shows the position the game had reached.
+    const std::size_t from = variant.out.find(replay);
+    const std::string line = variant.out.substr(from, variant.out.find('\n', from) - from);
+    const Run shown = run_moon(line.substr(std::string("replay: moon ").size()));
+    REQUIRE(shown.status == 0);
+    CHECK(contains(shown.out, "x to move, placement phase; in hand x 11, o 11"));
+  }
+
   // Once the game is over only undo and quit are taken: undo takes back the winning move.
   const Run after = run_moon("play --fen '4o/5/5/2x2/xo3 x' --depth 2", "c2c1\nb4\nundo\nquit\n");
   CHECK(after.status == 0);
-  CHECK(contains(after.out, "you win\nundo or quit> the game is over: 'undo' takes back your last move, 'quit' ends\n"));
+  CHECK(contains(after.out, "c2c1\nundo or quit> the game is over: 'undo' takes back your last move, 'quit' ends\n"));
   CHECK(contains(after.out, "move taken back"));
   CHECK(contains(after.out, "x to move"));  // the board before c2c1 again
   CHECK(contains(after.out, "game abandoned"));  // the game undone was going on again

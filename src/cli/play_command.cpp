@@ -27,7 +27,8 @@ constexpr std::string_view help =
     "  undo    take back your last move and the engine's reply\n"
     "  quit    end the game\n"
     "When the game is over the result is shown, and 'undo' can still take back your last\n"
-    "move; 'quit' or the end of input ends the program.\n"
+    "move; 'quit' or the end of input ends the program. The end of a game, played out or\n"
+    "abandoned, prints 'replay: moon show ...', a command that shows its moves again.\n"
     "\n"
     "Options:\n"
     "  --side x|o         the side you play (default x; the side to move starts)\n";
@@ -39,8 +40,19 @@ struct Game {
   Searcher searcher;
   SearchLimits limits;
   std::vector<Position> history;  // every position before the current one, for undo
+  std::vector<Move> moves;        // moves[i] was played in history[i]
   Position pos;
+  std::string rules_text;         // the rule flags of the game, for the replay line
 };
+
+// A command that shows the game so far again: moon show, from the same start, with its moves.
+void print_replay(const Game& g) {
+  if (g.moves.empty()) return;
+  std::cout << "replay: moon show --fen '" << to_string(g.history.front()) << "'";
+  if (!g.rules_text.empty()) std::cout << " " << g.rules_text;
+  for (Move m : g.moves) std::cout << " " << to_string(m);
+  std::cout << "\n";
+}
 
 std::string captures_text(Bitboard captured) {
   if (!captured) return "";
@@ -74,6 +86,7 @@ bool engine_move(Game& g) {
   }
   const Move m = result->best;
   g.history.push_back(g.pos);
+  g.moves.push_back(m);
   const Bitboard captured = g.pos.play(m);
   std::cout << "moon plays " << to_string(m) << captures_text(captured) << "  (score " << to_string(result->score_info)
             << ", depth " << result->depth << ")\n";
@@ -123,7 +136,7 @@ int play_command(Args args) {
   if (!start) return usage_error(name, start.error().message);
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
-  Game g{human, Searcher(options), limits, {}, *start};
+  Game g{human, Searcher(options), limits, {}, {}, *start, rule_flags(start->rules())};
   // The constructor falls back to a small table; set_options() says why the size was refused.
   if (const auto ok = g.searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
   std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
@@ -143,6 +156,7 @@ int play_command(Args args) {
       std::cout << "game over: " << to_string(r) << " (x " << g.pos.count(x) << ", o " << g.pos.count(o) << ")";
       if (r != Result::draw) std::cout << ((r == Result::x_wins) == (g.human == x) ? " - you win" : " - moon wins");
       std::cout << "\n";
+      print_replay(g);
       result_announced = true;
     }
     if (!over) {
@@ -158,6 +172,7 @@ int play_command(Args args) {
     else std::cout << "your move (" << to_string(g.human) << ")> " << std::flush;
     if (!std::getline(std::cin, line)) {
       std::cout << (over ? "\n" : "\nend of input: game abandoned\n");
+      if (!over) print_replay(g);
       return 0;
     }
     // Squares and commands are lower case; 'B4' or 'PASS' typed by hand means the same.
@@ -165,7 +180,10 @@ int play_command(Args args) {
     std::transform(input.begin(), input.end(), input.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (input.empty()) continue;
     if (input == "quit" || input == "exit") {
-      if (!over) std::cout << "game abandoned\n";
+      if (!over) {
+        std::cout << "game abandoned\n";
+        print_replay(g);
+      }
       return 0;
     }
     if (input == "undo") {
@@ -178,6 +196,7 @@ int play_command(Args args) {
       }
       g.pos = g.history[back - 1];
       g.history.resize(back - 1);
+      g.moves.resize(back - 1);
       std::cout << "move taken back\n";
       show(g.pos, 0);
       continue;
@@ -211,6 +230,7 @@ int play_command(Args args) {
       continue;
     }
     g.history.push_back(g.pos);
+    g.moves.push_back(*move);
     const Bitboard captured = g.pos.play(*move);
     std::cout << "you play " << to_string(*move) << captures_text(captured) << "\n";
     show(g.pos, captured);
