@@ -193,14 +193,22 @@ Expected<Position> parse_position(std::string_view text, const Rules& rules) {
   if (const auto valid = make_rules(rules.movement, rules.capture_lines, rules.clock_limit); !valid) return valid.error();
   if (text.empty()) return Error{"the position string is empty"};
   const auto fields = split_fields(text, ' ');
-  for (auto f : fields)
-    if (f.empty()) {
-      // Name the stray space: at the end, easy to miss in a pasted string, or not.
-      const std::string_view where = text.front() == ' '  ? " starts with a space"
-                                     : text.back() == ' ' ? " ends with a space"
-                                                          : " has two spaces in a row";
-      return Error{"position string " + quoted(text) + std::string(where) + ": fields are separated by single spaces"};
-    }
+  // What is hard to see in a pasted string is named: a tab, a line end, stray spaces.
+  if (const auto at = text.find_first_of("\t\r\n"); at != std::string_view::npos)
+    return Error{"position string " + quoted(text) + " has " +
+                 (text[at] == '\t' ? "a tab" : text[at] == '\r' ? "a carriage return" : "a line break") +
+                 ": fields are separated by single spaces"};
+  if (text.find_first_not_of(' ') == std::string_view::npos)
+    return Error{"the position string " + quoted(text) + " is only spaces"};
+  if (std::any_of(fields.begin(), fields.end(), [](std::string_view f) { return f.empty(); })) {
+    std::vector<std::string> strays;
+    if (text.front() == ' ') strays.push_back("starts with a space");
+    if (text.find("  ") != std::string_view::npos) strays.push_back("has two spaces in a row");
+    if (text.back() == ' ') strays.push_back("ends with a space");
+    std::string what;
+    for (const std::string& stray : strays) what += (what.empty() ? " " : " and ") + stray;
+    return Error{"position string " + quoted(text) + what + ": fields are separated by single spaces"};
+  }
   if (fields.size() != 6 && fields.size() != 2)
     return Error{"position string " + quoted(text) + " has " + std::to_string(fields.size()) +
                  (fields.size() == 1 ? " field" : " fields") +

@@ -149,7 +149,11 @@ TEST_CASE("malformed position strings are refused with a message naming the prob
       {" 5/5/5/5/5 x", "starts with a space: fields are separated by single spaces"},
       {"5/5/5/5/5 x ", "ends with a space: fields are separated by single spaces"},
       {"5/5/5/5/5 x 12  12 0 1", "has two spaces in a row"},
-      {"5/5/5/5/5\tx", "has 1 field;"},
+      {"5/5/5/5/5\tx", "has a tab: fields are separated by single spaces"},
+      {"5/5/5/5/5 x\r", "has a carriage return"},
+      {"5/5/5/5/5 x\n", "has a line break"},
+      {" ", "the position string ' ' is only spaces"},
+      {"5/5/5/5/5  x ", "has two spaces in a row and ends with a space: fields are separated by single spaces"},
       // Ranks: exactly five, each covering exactly 5 squares.
       {"5/5/5/5 x", "ranks"},
       {"5/5/5/5/5/5 x", "ranks"},
