@@ -3,8 +3,10 @@
 // commands that run long.
 #pragma once
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <termios.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,13 +24,28 @@ class ChildProcess {
   using Clock = std::chrono::steady_clock;
 
   enum class Interrupts { as_usual, ignored };  // ignored: as a shell starts a script's background job
+  // Standard input: a pipe, or a terminal (a pseudo-terminal without echo), as a person types.
+  enum class Input { pipe, terminal };
 
   // With `with_stderr`, standard error comes through the same pipe as standard output.
   explicit ChildProcess(const std::vector<std::string>& argv, bool with_stderr = false,
-                        Interrupts interrupts = Interrupts::as_usual) {
+                        Interrupts interrupts = Interrupts::as_usual, Input input = Input::pipe) {
     signal(SIGPIPE, SIG_IGN);  // writing to a child that has ended must fail, not kill the tests
     int in[2], out[2];
-    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
+    if (pipe(out) != 0) throw std::runtime_error("pipe failed");
+    if (input == Input::pipe) {
+      if (pipe(in) != 0) throw std::runtime_error("pipe failed");
+    } else {
+      // in[1]: the terminal's master side, written to as keys typed; in[0]: its other side.
+      in[1] = posix_openpt(O_RDWR | O_NOCTTY);
+      if (in[1] < 0 || grantpt(in[1]) != 0 || unlockpt(in[1]) != 0) throw std::runtime_error("no pseudo-terminal");
+      in[0] = open(ptsname(in[1]), O_RDWR | O_NOCTTY);
+      if (in[0] < 0) throw std::runtime_error("no pseudo-terminal");
+      termios mode{};
+      tcgetattr(in[0], &mode);
+      mode.c_lflag &= ~tcflag_t(ECHO);  // nobody reads the echo
+      tcsetattr(in[0], TCSANOW, &mode);
+    }
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {

@@ -125,17 +125,6 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
     CHECK(contains(shown.out, "x to move, placement phase; in hand x 11, o 11"));
   }
 
-  // Once the game is over only undo and quit are taken: undo takes back the winning move.
-  const Run after = run_moon("play --fen '4o/5/5/2x2/xo3 x' --depth 2", "c2c1\nb4\nundo\nquit\n");
-  CHECK(after.status == 0);
-  CHECK(contains(after.out, "c2c1\nundo or quit> the game is over: 'undo' takes back your last move, 'quit' ends\n"));
-  CHECK(contains(after.out, "move taken back"));
-  CHECK(contains(after.out, "x to move"));  // the board before c2c1 again
-  CHECK(contains(after.out, "game abandoned"));  // the game undone was going on again
-  const Run quit_after = run_moon("play --fen '4o/5/5/2x2/xo3 x' --depth 2", "c2c1\nquit\n");
-  CHECK(quit_after.status == 0);
-  CHECK_FALSE(contains(quit_after.out, "game abandoned"));  // quitting a finished game abandons nothing
-
   // Playing o against the engine: moon (x) wins in one.
   const Run lose = run_moon("play --fen '4o/5/5/2x2/xo3 x' --side o --depth 2", "");
   CHECK(contains(lose.out, "moon plays c2c1 capturing b1"));
@@ -157,6 +146,44 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(over.status == 0);
   CHECK(contains(over.out, "this game is already over: x wins; nothing to play\n"));
   CHECK_FALSE(contains(over.out, "you win"));
+}
+
+TEST_CASE("moon play at the end of a game: the program ends, but at a terminal undo is offered first") {
+  using std::chrono::seconds;
+  const std::vector<std::string> won_in_one{MOON_PROGRAM, "play", "--fen", "4o/5/5/2x2/xo3 x", "--depth", "2"};
+  SUBCASE("through a pipe, the program ends with the game, though its input is still open") {
+    test::ChildProcess program(won_in_one);
+    REQUIRE(program.send("c2c1"));
+    CHECK(program.wait(seconds(30)) == 0);
+  }
+  SUBCASE("at a terminal, undo takes back the winning move; nothing else but quit is taken") {
+    test::ChildProcess program(won_in_one, false, test::ChildProcess::Interrupts::as_usual,
+                               test::ChildProcess::Input::terminal);
+    const auto line_with = [](std::string text) {
+      return [text](const std::string& line) { return line.find(text) != std::string::npos; };
+    };
+    REQUIRE(program.send("c2c1"));
+    REQUIRE(program.read_until(line_with("replay: "), seconds(30)).size() > 0);
+    REQUIRE(program.send("b4"));
+    auto out = program.read_until(line_with("the game is over"), seconds(30));
+    REQUIRE(!out.empty());
+    CHECK(out.back() == "undo or quit> the game is over: 'undo' takes back your last move, 'quit' ends");
+    REQUIRE(program.send("undo"));
+    out = program.read_until(line_with(", move 1"), seconds(30));  // the status line under the board
+    REQUIRE(out.size() > 2);
+    CHECK(out.front() == "undo or quit> move taken back");
+    CHECK(out.back() == "x to move, movement phase; clock 0/20; move 1");  // before c2c1 again
+    REQUIRE(program.send("quit"));
+    out = program.read_until(line_with("game abandoned"), seconds(30));  // the game undone went on
+    REQUIRE(!out.empty());
+    CHECK(out.back() == "your move (x)> game abandoned");
+    CHECK(program.wait(seconds(30)) == 0);
+  }
+  SUBCASE("at a terminal, with no move of yours to take back, the program ends with the game") {
+    test::ChildProcess program({MOON_PROGRAM, "play", "--fen", "4o/5/5/2x2/xo3 x", "--side", "o", "--depth", "2"}, false,
+                               test::ChildProcess::Interrupts::as_usual, test::ChildProcess::Input::terminal);
+    CHECK(program.wait(seconds(30)) == 0);
+  }
 }
 
 TEST_CASE("moon play through a pipe: your move is acknowledged before the engine thinks") {

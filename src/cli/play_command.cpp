@@ -1,6 +1,9 @@
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,9 +29,9 @@ constexpr std::string_view help =
     "  hint    ask the engine for a move\n"
     "  undo    take back your last move and the engine's reply\n"
     "  quit    end the game\n"
-    "When the game is over the result is shown, and 'undo' can still take back your last\n"
-    "move; 'quit' or the end of input ends the program. The end of a game, played out or\n"
-    "abandoned, prints 'replay: moon show ...', a command that shows its moves again.\n"
+    "When the game is over the result is shown, with 'replay: moon show ...', a command that\n"
+    "shows its moves again (also printed when a game is abandoned); the program then ends,\n"
+    "but at a terminal 'undo' can still take back your last move first ('quit' ends).\n"
     "\n"
     "Options:\n"
     "  --side x|o         the side you play (default x; the side to move starts)\n";
@@ -44,6 +47,14 @@ struct Game {
   Position pos;
   std::string rules_text;         // the rule flags of the game, for the replay line
 };
+
+// Where 'undo' goes back to: the index in the history of the last position before the current
+// one where it was your turn; none if there is no such position (nothing to undo).
+std::optional<std::size_t> undo_target(const Game& g) {
+  for (std::size_t i = g.history.size(); i > 0; --i)
+    if (g.history[i - 1].side_to_move() == g.human) return i - 1;
+  return std::nullopt;
+}
 
 // A command that shows the game so far again: moon show, from the same start, with its moves.
 void print_replay(const Game& g) {
@@ -112,10 +123,11 @@ int play_command(Args args) {
   Color human = x;
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
-      static_assert(max_search_depth == 100, "the help text states this range");
+      // The ranges: as limit_options_help's (search_options.hpp checks them).
       std::cout << help << position_options_help << "  --depth D          engine searches D plies deep (1-100)\n"
-                << "  --movetime MS      engine searches MS milliseconds a move (default 1000)\n"
-                << "  --nodes N          engine searches N nodes a move\n"
+                << "  --movetime MS      engine searches MS milliseconds a move (1 to 10^12; default 1000)\n"
+                << "  --nodes N          engine searches N nodes a move (1 to 10^18)\n"
+                << "                     (limits may be combined: the first reached ends the search)\n"
                 << engine_options_help;
       return 0;
     }
@@ -145,11 +157,15 @@ int play_command(Args args) {
     std::cout << "this game is already over: " << to_string(g.pos.result()) << "; nothing to play\n";
     return 0;
   }
+  // A person at a terminal may take back the move that decided the game; a program driving
+  // the game through a pipe gets the end of the program at the end of the game, as before.
+  const bool at_terminal = isatty(STDIN_FILENO) != 0;
   std::string line;
   bool result_announced = false;
   for (;;) {
-    // Once the game is over its result is announced, and 'undo' can still take back the move
-    // that lost it (or won it); anything else but 'quit' is answered with what is left to do.
+    // Once the game is over its result is announced; at a terminal, with a move of yours to
+    // take back, 'undo' can still take it back, and anything else but 'quit' is answered with
+    // what is left to do.
     const bool over = g.pos.is_over();
     if (over && !result_announced) {
       const Result r = g.pos.result();
@@ -157,6 +173,7 @@ int play_command(Args args) {
       if (r != Result::draw) std::cout << ((r == Result::x_wins) == (g.human == x) ? " - you win" : " - moon wins");
       std::cout << "\n";
       print_replay(g);
+      if (!at_terminal || !undo_target(g)) return 0;
       result_announced = true;
     }
     if (!over) {
@@ -187,16 +204,14 @@ int play_command(Args args) {
       return 0;
     }
     if (input == "undo") {
-      // Back to the previous position where it was your turn.
-      std::size_t back = g.history.size();
-      while (back > 0 && g.history[back - 1].side_to_move() != g.human) --back;
-      if (back == 0) {
+      const auto target = undo_target(g);
+      if (!target) {
         std::cout << "nothing to undo\n";
         continue;
       }
-      g.pos = g.history[back - 1];
-      g.history.resize(back - 1);
-      g.moves.resize(back - 1);
+      g.pos = g.history[*target];
+      g.history.resize(*target);
+      g.moves.resize(*target);
       std::cout << "move taken back\n";
       show(g.pos, 0);
       continue;
@@ -223,7 +238,7 @@ int play_command(Args args) {
     const auto move = parse_move(pass_word ? "0000" : input, g.pos);
     if (!move) {
       // The message names the input and says why ("'c3' is illegal: no counter may be placed on c3"),
-      // as it was typed: 'pass' rather than the '0000' it was read as.
+      // in lower case as it was read, but 'pass' rather than the '0000' it was read as.
       std::string message = move.error().message;
       if (pass_word && message.rfind("'0000'", 0) == 0) message.replace(0, 6, "'pass'");
       std::cout << message << "; 'moves' lists the legal ones\n";

@@ -22,11 +22,13 @@ Expected<SearchFeatures> parse_features(const std::string& text);
 // Evaluation weights changed from the defaults: a comma list of NAME=VALUE (evaluation.hpp).
 Expected<EvalWeights> parse_weights(const std::string& text);
 
-static_assert(max_search_depth == 100, "limit_options_help states this range");
+static_assert(max_search_depth == 100 && max_limit_ms == 1'000'000'000'000 &&
+                  max_limit_nodes == 1'000'000'000'000'000'000,
+              "limit_options_help and moon play's help state these ranges");
 inline constexpr std::string_view limit_options_help =
     "  --depth D          search D plies deep (1-100)\n"
-    "  --movetime MS      search MS milliseconds\n"
-    "  --nodes N          search N nodes\n"
+    "  --movetime MS      search MS milliseconds (1 to 10^12)\n"
+    "  --nodes N          search N nodes (1 to 10^18)\n"
     "                     (limits may be combined: the first reached ends the search)\n";
 inline constexpr std::string_view features_help =
     "  'full' (the engine) or 'plain' (fixed-depth negamax: minimax without table, ordering,\n"
