@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Play The Man in the Moon against the engine in a terminal, through libmoon_c and ctypes.
 
-    play.py [--side x|o] [--depth N]   you against the engine: type moves, 'help' or 'quit'
+    play.py [--side x|o] [--depth N]   you against the engine: type moves, or 'hint', 'undo'
+                                       (your last move and the reply), 'help', 'quit'
     play.py --auto                     the engine against itself (x depth 6, o depth 3: the
                                        game of examples/play_game.c and play_game.cpp)
 
@@ -95,6 +96,7 @@ class Library:
             "moon_status_name": (ctypes.c_char_p, [status]),
             "moon_version": (ctypes.c_char_p, []),
             "moon_position_new": (status, [p(Rules), p(ctypes.c_void_p)]),
+            "moon_position_copy": (status, [ctypes.c_void_p, p(ctypes.c_void_p)]),
             "moon_position_free": (None, [ctypes.c_void_p]),
             "moon_position_to_string": (status, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]),
             "moon_position_get_info": (status, [ctypes.c_void_p, p(PositionInfo)]),
@@ -129,10 +131,18 @@ class Library:
 class Game:
     """A position handle: moves, the board and the state, as Python values."""
 
-    def __init__(self, library):
+    def __init__(self, library, handle=None):
+        """The start position, or the position `handle` (which the Game then owns)."""
         self.library = library
-        self.handle = ctypes.c_void_p()
-        library.call("moon_position_new", None, ctypes.byref(self.handle))
+        if handle is None:
+            handle = ctypes.c_void_p()
+            library.call("moon_position_new", None, ctypes.byref(handle))
+        self.handle = handle
+
+    def copy(self):
+        handle = ctypes.c_void_p()
+        self.library.call("moon_position_copy", self.handle, ctypes.byref(handle))
+        return Game(self.library, handle)
 
     def close(self):
         self.library.lib.moon_position_free(self.handle)
@@ -247,6 +257,7 @@ def human_game(library, human_side, depth):
     game = Game(library)
     words = read_moves(sys.stdin)
     interactive = sys.stdin.isatty()
+    snapshots = []  # (the position, the number of moves) before each of your moves, for undo
     try:
         moves = []
         print("You play %s, the engine (depth %d) plays %s. x moves first." % (human_side, depth,
@@ -265,13 +276,30 @@ def human_game(library, human_side, depth):
                     print("\nthe game is left unfinished")
                     return
                 if move == "help":
-                    print("type a move: b4 (place), b3c3 (move; captures are automatic), 0000 (pass); or quit")
+                    print("type a move: b4 (place), b3c3 (move; captures are automatic), 0000 (pass); "
+                          "or hint, undo, quit")
                     continue
+                if move == "hint":
+                    print("hint: %s (%s)" % engine.best_move(game))
+                    continue
+                if move == "undo":
+                    if not snapshots:
+                        print("nothing to undo")
+                        continue
+                    game.close()
+                    game, count = snapshots.pop()
+                    del moves[count:]
+                    print("taken back: your last move and the engine's reply")
+                    info = game.info()
+                    continue
+                before = game.copy()
                 try:
                     captured = game.play(move)
                 except MoonError as error:
+                    before.close()
                     print("refused: " + str(error))
                     continue
+                snapshots.append((before, len(moves)))
             else:
                 move, why = engine.best_move(game)
                 captured = game.play(move)
@@ -283,6 +311,8 @@ def human_game(library, human_side, depth):
         finish(library, game, moves)
     finally:
         game.close()
+        for before, _ in snapshots:
+            before.close()
         engine.close()
 
 
