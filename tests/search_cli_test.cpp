@@ -204,6 +204,27 @@ TEST_CASE("moon play at the end of a game: the program ends, but at a terminal u
   }
 }
 
+TEST_CASE("moon play: Ctrl-C while the engine thinks makes it move now; the game goes on") {
+  using std::chrono::seconds;
+  test::ChildProcess program({MOON_PROGRAM, "play", "--movetime", "600000"}, true);
+  const auto line_with = [](std::string text) {
+    return [text](const std::string& line) { return line.find(text) != std::string::npos; };
+  };
+  REQUIRE(program.send("b4"));
+  REQUIRE(!program.read_until(line_with("you play b4"), seconds(30)).empty());
+  program.interrupt();  // ten minutes before the engine would move by itself
+  auto out = program.read_until(line_with("moon plays "), seconds(30));
+  REQUIRE(!out.empty());
+  CHECK(std::find(out.begin(), out.end(), "moon play: interrupted, stopping (Ctrl-C again to quit at once)") !=
+        out.end());
+  CHECK(out.back().starts_with("moon plays "));
+  program.close_input();
+  out = program.read_until(line_with("game abandoned"), seconds(30));
+  REQUIRE(!out.empty());
+  CHECK(out.back() == "end of input: game abandoned");
+  CHECK(program.wait(seconds(30)) == 0);
+}
+
 TEST_CASE("moon play through a pipe: your move is acknowledged before the engine thinks") {
   // Standard output to a pipe is buffered: unless play flushes before searching, 'you play b4'
   // would only come out with the engine's reply, a minute later here.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
 #include "moon/display.hpp"
 #include "moon/movegen.hpp"
@@ -29,6 +30,8 @@ constexpr std::string_view help =
     "  hint    ask the engine for a move\n"
     "  undo    take back your last move and the engine's reply\n"
     "  quit    end the game\n"
+    "Ctrl-C while the engine thinks makes it move now (a second one quits); at your prompt it\n"
+    "quits at once.\n"
     "When the game is over the result is shown, with 'replay: moon show ...', a command that\n"
     "shows its moves again (also printed when a game is abandoned); the program then ends,\n"
     "but at a terminal 'undo' can still take back your last move first ('quit' ends).\n"
@@ -83,9 +86,12 @@ std::string trim(const std::string& line) {
 
 // What has been written reaches a pipe before the engine thinks, not with its move: a program
 // driving the game sees its own move acknowledged at once (on a terminal lines go out anyway).
+// Ctrl-C while the engine thinks makes it move (or hint) now, with the best move of the
+// iterations it completed; a second one quits. At the prompt Ctrl-C quits at once.
 Expected<SearchResult> think(Game& g) {
+  const InterruptWatch interrupt(name);  // before the flush: what it shows can be interrupted
   std::cout << std::flush;
-  return g.searcher.search(g.pos, g.limits);
+  return g.searcher.search(g.pos, g.limits, {}, interrupt.token());
 }
 
 // The engine's move: searched, announced, played. False if the search failed.
