@@ -145,7 +145,10 @@ class Game:
         return Game(self.library, handle)
 
     def close(self):
-        self.library.lib.moon_position_free(self.handle)
+        """Frees the position; a second call does nothing."""
+        if self.handle:
+            self.library.lib.moon_position_free(self.handle)
+            self.handle = None
 
     def info(self):
         info = PositionInfo()
@@ -161,7 +164,8 @@ class Game:
     def play(self, move):
         """Plays the move text; returns the squares captured. MoonError says why a move is refused."""
         captured = ctypes.c_uint32()
-        self.library.call("moon_position_play", self.handle, move.encode(), ctypes.byref(captured))
+        # Bytes that are not text (read from a binary stream) become '?', which the library refuses.
+        self.library.call("moon_position_play", self.handle, move.encode("utf-8", "replace"), ctypes.byref(captured))
         return captured.value
 
     def text(self):
@@ -286,8 +290,9 @@ def human_game(library, human_side, depth):
                     if not snapshots:
                         print("nothing to undo")
                         continue
-                    game.close()
+                    taken_back = game
                     game, count = snapshots.pop()
+                    taken_back.close()
                     del moves[count:]
                     print("taken back: your last move and the engine's reply")
                     info = game.info()
@@ -299,6 +304,9 @@ def human_game(library, human_side, depth):
                     before.close()
                     print("refused: " + str(error))
                     continue
+                except BaseException:
+                    before.close()
+                    raise
                 snapshots.append((before, len(moves)))
             else:
                 move, why = engine.best_move(game)
