@@ -210,14 +210,28 @@ TEST_CASE("moon play: Ctrl-C while the engine thinks makes it move now; the game
   const auto line_with = [](std::string text) {
     return [text](const std::string& line) { return line.find(text) != std::string::npos; };
   };
-  REQUIRE(program.send("b4"));
-  REQUIRE(!program.read_until(line_with("you play b4"), seconds(30)).empty());
-  program.interrupt();  // ten minutes before the engine would move by itself
-  auto out = program.read_until(line_with("moon plays "), seconds(30));
+  const std::string notice = "moon play: interrupted, the engine stops thinking (Ctrl-C again to quit at once)";
+  // Each time the engine thinks, ten minutes before it would move by itself: its move, the next
+  // move (Ctrl-C is watched afresh each time), and a hint.
+  std::string engine_placed;  // where the engine's first reply went: the second move goes elsewhere
+  for (const std::string move : {"b4", "d4"}) {
+    CAPTURE(move);
+    REQUIRE(program.send(move == engine_placed ? "e1" : move));
+    // Said once Ctrl-C is watched.
+    REQUIRE(!program.read_until(line_with("moon thinks (Ctrl-C: move now)"), seconds(30)).empty());
+    program.interrupt();
+    const auto out = program.read_until(line_with("moon plays "), seconds(30));
+    REQUIRE(!out.empty());
+    CHECK(std::find(out.begin(), out.end(), notice) != out.end());
+    REQUIRE(out.back().starts_with("moon plays "));
+    engine_placed = out.back().substr(11, out.back().find(' ', 11) - 11);
+  }
+  REQUIRE(program.send("hint"));
+  REQUIRE(!program.read_until(line_with("moon looks for a hint"), seconds(30)).empty());
+  program.interrupt();
+  auto out = program.read_until(line_with("hint: "), seconds(30));
   REQUIRE(!out.empty());
-  CHECK(std::find(out.begin(), out.end(), "moon play: interrupted, stopping (Ctrl-C again to quit at once)") !=
-        out.end());
-  CHECK(out.back().starts_with("moon plays "));
+  CHECK(std::find(out.begin(), out.end(), notice) != out.end());
   program.close_input();
   out = program.read_until(line_with("game abandoned"), seconds(30));
   REQUIRE(!out.empty());

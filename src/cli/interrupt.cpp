@@ -22,7 +22,7 @@ extern "C" void on_interrupt(int) { signalled.store(true); }
 
 }  // namespace
 
-InterruptWatch::InterruptWatch(std::string_view command) : command_(command) {
+InterruptWatch::InterruptWatch(std::string_view command, std::string_view doing) : command_(command), doing_(doing) {
   // Started with SIGINT ignored (as a shell starts a script's background jobs, so that Ctrl-C
   // reaches only the foreground): it stays ignored, and there is nothing to watch.
   sigaction(SIGINT, nullptr, &replaced);
@@ -34,7 +34,13 @@ InterruptWatch::InterruptWatch(std::string_view command) : command_(command) {
   action.sa_flags = int(SA_RESETHAND | SA_RESTART);  // SA_RESETHAND is the sign bit
   sigaction(SIGINT, &action, &replaced);
   // A Ctrl-C before the watcher's first look is not lost: the flag waits for it.
-  watcher_ = std::jthread([this](std::stop_token end) { watch(end); });
+  try {
+    watcher_ = std::jthread([this](std::stop_token end) { watch(end); });
+  } catch (...) {
+    sigaction(SIGINT, &replaced, nullptr);  // no watcher: Ctrl-C must not be swallowed
+    signalled.store(false);
+    throw;
+  }
 }
 
 InterruptWatch::~InterruptWatch() {
@@ -53,7 +59,7 @@ void InterruptWatch::watch(std::stop_token end) {
     if (end.stop_requested()) return;
   }
   // One write, so that the line cannot interleave with the command's output on a shared pipe.
-  const std::string notice = "moon " + command_ + ": interrupted, stopping (Ctrl-C again to quit at once)\n";
+  const std::string notice = "moon " + command_ + ": interrupted, " + doing_ + " (Ctrl-C again to quit at once)\n";
   std::cerr << notice << std::flush;
   stop_.request_stop();
 }

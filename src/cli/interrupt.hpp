@@ -1,6 +1,7 @@
-// Ctrl-C as a stop request for the commands that run long (analyze, solve, match): the first
-// one stops the work, which then prints what it has (the best move so far, the games played),
-// where the default would kill the program mid-line; a second one kills it as usual.
+// Ctrl-C as a stop request for the commands that run long (analyze, solve, match, and play
+// while the engine thinks): the first one stops the work, which then prints what it has (the
+// best move so far, the games played), where the default would kill the program mid-line; a
+// second one kills it as usual.
 #pragma once
 
 #include <condition_variable>
@@ -15,12 +16,13 @@ namespace moon::cli {
 // Exit status of a command stopped by Ctrl-C, as a shell reports a program killed by SIGINT.
 inline constexpr int interrupted_status = 130;
 
-// While it lives, SIGINT requests stop on token() and writes "moon <command>: interrupted, ..."
-// to standard error, unless the program was started with SIGINT ignored. One at a time in a
-// process (the signal's handling is process-wide).
+// While it lives, SIGINT requests stop on token() and writes "moon <command>: interrupted,
+// <doing> (Ctrl-C again to quit at once)" to standard error, unless the program was started
+// with SIGINT ignored. One at a time in a process (the signal's handling is process-wide); one
+// after another is fine (moon play watches each time the engine thinks).
 class InterruptWatch {
  public:
-  explicit InterruptWatch(std::string_view command);
+  explicit InterruptWatch(std::string_view command, std::string_view doing = "stopping");
   ~InterruptWatch();  // the handling before it, back
   InterruptWatch(const InterruptWatch&) = delete;
   InterruptWatch& operator=(const InterruptWatch&) = delete;
@@ -32,6 +34,7 @@ class InterruptWatch {
   void watch(std::stop_token end);
 
   std::string command_;
+  std::string doing_;
   std::stop_source stop_;
   std::mutex mutex_;
   std::condition_variable_any wake_;

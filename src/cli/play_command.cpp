@@ -30,8 +30,8 @@ constexpr std::string_view help =
     "  hint    ask the engine for a move\n"
     "  undo    take back your last move and the engine's reply\n"
     "  quit    end the game\n"
-    "Ctrl-C while the engine thinks makes it move now (a second one quits); at your prompt it\n"
-    "quits at once.\n"
+    "Ctrl-C while the engine thinks makes it move (or give its hint) now, and the game goes\n"
+    "on (a second one quits); at your prompt it quits at once.\n"
     "When the game is over the result is shown, with 'replay: moon show ...', a command that\n"
     "shows its moves again (also printed when a game is abandoned); the program then ends,\n"
     "but at a terminal 'undo' can still take back your last move first ('quit' ends).\n"
@@ -86,17 +86,18 @@ std::string trim(const std::string& line) {
 
 // What has been written reaches a pipe before the engine thinks, not with its move: a program
 // driving the game sees its own move acknowledged at once (on a terminal lines go out anyway).
-// Ctrl-C while the engine thinks makes it move (or hint) now, with the best move of the
-// iterations it completed; a second one quits. At the prompt Ctrl-C quits at once.
-Expected<SearchResult> think(Game& g) {
-  const InterruptWatch interrupt(name);  // before the flush: what it shows can be interrupted
-  std::cout << std::flush;
+// Ctrl-C while the engine thinks makes it move (or give its hint) now, with the best move of
+// the iterations it completed; a second one quits. At the prompt Ctrl-C quits at once.
+// `announce`, written once Ctrl-C is watched, says so.
+Expected<SearchResult> think(Game& g, std::string_view announce) {
+  const InterruptWatch interrupt(name, "the engine stops thinking");
+  std::cout << announce << std::endl;
   return g.searcher.search(g.pos, g.limits, {}, interrupt.token());
 }
 
 // The engine's move: searched, announced, played. False if the search failed.
 bool engine_move(Game& g) {
-  const auto result = think(g);
+  const auto result = think(g, "moon thinks (Ctrl-C: move now)");
   if (!result) {
     std::cerr << "moon play: " << result.error().message << "\n";
     return false;
@@ -235,7 +236,7 @@ int play_command(Args args) {
       continue;
     }
     if (input == "hint") {
-      const auto r = think(g);
+      const auto r = think(g, "moon looks for a hint (Ctrl-C: now)");
       if (r) std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info) << ")\n";
       else std::cout << "no hint: the search failed: " << r.error().message << "\n";
       continue;
