@@ -152,6 +152,11 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
 
 namespace {
 
+// For ChildProcess::read_until(): a line that contains `text` (a prompt may come before it).
+auto line_with(std::string text) {
+  return [text](const std::string& line) { return line.find(text) != std::string::npos; };
+}
+
 // `argv` run with a pseudo-terminal as its standard input; null, with a note, on a machine that
 // has none to give (the cases that need one are then left out).
 std::unique_ptr<test::ChildProcess> run_at_terminal(const std::vector<std::string>& argv) {
@@ -178,9 +183,6 @@ TEST_CASE("moon play at the end of a game: the program ends, but at a terminal u
     const auto terminal = run_at_terminal(won_in_one);
     if (!terminal) return;
     test::ChildProcess& program = *terminal;
-    const auto line_with = [](std::string text) {
-      return [text](const std::string& line) { return line.find(text) != std::string::npos; };
-    };
     REQUIRE(program.send("c2c1"));
     REQUIRE(program.read_until(line_with("replay: "), seconds(30)).size() > 0);
     REQUIRE(program.send("b4"));
@@ -207,9 +209,6 @@ TEST_CASE("moon play at the end of a game: the program ends, but at a terminal u
 TEST_CASE("moon play: Ctrl-C while the engine thinks makes it move now; the game goes on") {
   using std::chrono::seconds;
   test::ChildProcess program({MOON_PROGRAM, "play", "--movetime", "600000"}, true);
-  const auto line_with = [](std::string text) {
-    return [text](const std::string& line) { return line.find(text) != std::string::npos; };
-  };
   const std::string notice = "moon play: interrupted, the engine stops thinking (Ctrl-C again to quit at once)";
   // Each time the engine thinks, ten minutes before it would move by itself: its move, the next
   // move (Ctrl-C is watched afresh each time), and a hint.
@@ -246,8 +245,7 @@ TEST_CASE("moon play through a pipe: your move is acknowledged before the engine
   using std::chrono::seconds;
   REQUIRE(program.send("b4"));
   // The line starts with the prompt, "your move (x)> ".
-  const auto acknowledges = [](const std::string& line) { return line.find("you play ") != std::string::npos; };
-  const auto out = program.read_until(acknowledges, seconds(30));
+  const auto out = program.read_until(line_with("you play "), seconds(30));
   REQUIRE(!out.empty());
   CHECK(out.back().ends_with("> you play b4"));
   CHECK(std::none_of(out.begin(), out.end(), [](const std::string& line) { return line.starts_with("moon plays"); }));

@@ -26,11 +26,10 @@ namespace moon::cli {
 namespace {
 
 constexpr std::string_view name = "match";
-constexpr std::int64_t max_games = 1000000;
-constexpr std::int64_t max_seed = std::int64_t{1} << 60;
-static_assert(max_games == 1000000 && max_seed == 1152921504606846976 && TranspositionTable::min_mb == 1 &&
-                  TranspositionTable::max_mb == 65536 && SearchOptions{}.hash_mb == 16,
-              "the help text below states these ranges and the default table size");
+constexpr std::int64_t max_games = 1000000;               // the help text below says 1-1000000
+constexpr std::int64_t max_seed = std::int64_t{1} << 60;  // and 0 to 2^60
+static_assert(TranspositionTable::min_mb == 1 && TranspositionTable::max_mb == 65536 && SearchOptions{}.hash_mb == 16,
+              "the help text below states --hash's range and default");
 constexpr std::string_view help =
     "Usage: moon match [options]\n"
     "\n"

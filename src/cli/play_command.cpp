@@ -48,7 +48,6 @@ struct Game {
   std::vector<Position> history;  // every position before the current one, for undo
   std::vector<Move> moves;        // moves[i] was played in history[i]
   Position pos;
-  std::string rules_text;         // the rule flags of the game, for the replay line
 };
 
 // Where 'undo' goes back to: the index in the history of the last position before the current
@@ -63,7 +62,7 @@ std::optional<std::size_t> undo_target(const Game& g) {
 void print_replay(const Game& g) {
   if (g.moves.empty()) return;
   std::cout << "replay: moon show --fen '" << to_string(g.history.front()) << "'";
-  if (!g.rules_text.empty()) std::cout << " " << g.rules_text;
+  if (const std::string flags = rule_flags(g.pos.rules()); !flags.empty()) std::cout << " " << flags;
   for (Move m : g.moves) std::cout << " " << to_string(m);
   std::cout << "\n";
 }
@@ -155,7 +154,7 @@ int play_command(Args args) {
   if (!start) return usage_error(name, start.error().message);
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
-  Game g{human, Searcher(options), limits, {}, {}, *start, rule_flags(start->rules())};
+  Game g{human, Searcher(options), limits, {}, {}, *start};
   // The constructor falls back to a small table; set_options() says why the size was refused.
   if (const auto ok = g.searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
   std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
