@@ -31,23 +31,28 @@ class ChildProcess {
   explicit ChildProcess(const std::vector<std::string>& argv, bool with_stderr = false,
                         Interrupts interrupts = Interrupts::as_usual, Input input = Input::pipe) {
     signal(SIGPIPE, SIG_IGN);  // writing to a child that has ended must fail, not kill the tests
-    int in[2], out[2];
-    if (pipe(out) != 0) throw std::runtime_error("pipe failed");
+    int in[2] = {-1, -1}, out[2] = {-1, -1};
+    const auto fail = [&](const char* what) {  // nothing left open behind
+      for (int fd : {in[0], in[1], out[0], out[1]})
+        if (fd >= 0) close(fd);
+      throw std::runtime_error(what);
+    };
+    if (pipe(out) != 0) fail("pipe failed");
     if (input == Input::pipe) {
-      if (pipe(in) != 0) throw std::runtime_error("pipe failed");
+      if (pipe(in) != 0) fail("pipe failed");
     } else {
       // in[1]: the terminal's master side, written to as keys typed; in[0]: its other side.
       in[1] = posix_openpt(O_RDWR | O_NOCTTY);
-      if (in[1] < 0 || grantpt(in[1]) != 0 || unlockpt(in[1]) != 0) throw std::runtime_error("no pseudo-terminal");
+      if (in[1] < 0 || grantpt(in[1]) != 0 || unlockpt(in[1]) != 0) fail("no pseudo-terminal");
       in[0] = open(ptsname(in[1]), O_RDWR | O_NOCTTY);
-      if (in[0] < 0) throw std::runtime_error("no pseudo-terminal");
+      if (in[0] < 0) fail("no pseudo-terminal");
       termios mode{};
       tcgetattr(in[0], &mode);
       mode.c_lflag &= ~tcflag_t(ECHO);  // nobody reads the echo
       tcsetattr(in[0], TCSANOW, &mode);
     }
     pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ < 0) fail("fork failed");
     if (pid_ == 0) {
       dup2(in[0], STDIN_FILENO);
       dup2(out[1], STDOUT_FILENO);
