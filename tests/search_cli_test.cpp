@@ -265,7 +265,7 @@ TEST_CASE("moon solve: value, distance, best move, nodes and time; progress on s
   CHECK(out[4].rfind("time_ms ", 0) == 0);
   const auto err = lines(r.err);
   REQUIRE(err.size() >= 2);
-  CHECK(err.front().rfind("solve: decided within 1 ply? value between loss in 2 and win in 2 | 0 nodes", 0) == 0);
+  CHECK(err.front().rfind("solve: decided within 1 ply? value between loss in 1 and win in 1 | 0 nodes", 0) == 0);
   CHECK(err.back().rfind("solve: " + out[3].substr(6) + " nodes in ", 0) == 0);
 
   // The best move keeps the win one ply closer: after it, o loses in 12 (moves are played first).

@@ -256,7 +256,8 @@ TEST_CASE("progress describes what is known of the value, with distances only wh
 
   // A real solve, by the search that asks the whole-game questions first (a second thread's
   // role): "won?" proves the win with no distance, then the distance is narrowed from the top.
-  // Every line names only real distances, and the last one the result.
+  // Each line names the question about to be asked, with what is known before it; every line
+  // names only real distances, and the last one the result.
   const Position pos = *parse_position("5/2o2/3x1/2x2/1ox2 x");  // a win in 20
   SolveTable table(16);
   std::atomic<bool> stop{false};
@@ -268,7 +269,11 @@ TEST_CASE("progress describes what is known of the value, with distances only wh
   REQUIRE(result.outcome == Outcome::win);
   REQUIRE(result.plies == 20);
   REQUIRE(!lines.empty());
-  CHECK(lines.front() == "value win in 1 or more plies");
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[0] == "the whole game: won? value between loss in 1 and win in 1");
+  CHECK(lines[1].rfind("won within ", 0) == 0);
+  CHECK(lines[1].find("? value win in 1 or more plies") != std::string::npos);
+  CHECK(lines[lines.size() - 2] == "won within 19 plies? value win in 1 to 20 plies");  // the answer, no, settles it
   CHECK(lines.back() == "value win in 20 plies");
   for (const std::string& line : lines) {
     INFO(line);
@@ -279,6 +284,31 @@ TEST_CASE("progress describes what is known of the value, with distances only wh
   // The questions equivalent to "won?" between such a bound and the least win are skipped: they
   // used to be asked one at a time, some 18 000 of them.
   CHECK(lines.size() < 10);
+}
+
+TEST_CASE("a lone solver's progress names each deepening step before it is taken, then the value proven") {
+  // A progress line is shown while the work it names goes on: "decided within 13 plies?" is
+  // the question being asked, not the one just answered.
+  const Position pos = *parse_position("4x/5/xo2o/3x1/2x2 x");  // a win in 13
+  SolveTable table(16);
+  std::atomic<bool> stop{false};
+  SolveSearch<Variant<false, false>> search(table, stop);
+  std::vector<std::string> lines;
+  SolveResult result;
+  REQUIRE(search.solve(pos, true, result, [&](const std::string& line) { lines.push_back(line); }));
+  REQUIRE(result.outcome == Outcome::win);
+  REQUIRE(result.plies == 13);
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines.front() == "decided within 1 ply? value between loss in 1 and win in 1");
+  CHECK(lines[lines.size() - 2] == "decided within 13 plies? value between loss in 13 and win in 13");
+  CHECK(lines.back() == "value win in 13 plies");
+  int step = 0;  // the deepening's steps come in order, each once
+  for (const std::string& line : lines) {
+    if (line.rfind("decided within ", 0) != 0) continue;
+    const int d = std::stoi(line.substr(15));
+    CHECK(d > step);
+    step = d;
+  }
 }
 
 TEST_CASE("capturing_squares() and movement_destinations(), which the solver's nodes start from, agree with the move generator") {

@@ -140,7 +140,9 @@ class SolveSearch {
       // best found so far?" until the answer is no.
       while (!finished()) {
         if (!outcome_known()) {
-          narrow(lower <= 0 && upper > 0 ? 1 : 0);
+          const bool won_question = lower <= 0 && upper > 0;
+          say(whole_game_question(won_question ? 1 : 0) + describe_bounds(lower, upper));
+          narrow(won_question ? 1 : 0);
         } else {
           const bool win = lower > 0;
           // A fail-soft "won?" answers with a bound in the gap around the draw (say 17): no
@@ -148,15 +150,21 @@ class SolveSearch {
           // answered from the table in one node, and so the loop went some 18 000 times, one ply
           // at a time. The bound every win meets is where the distance questions start.
           const int most = plies_of(win ? std::max(lower, solve_min_win) : std::min(upper, -solve_min_win));
+          say(std::string(win ? "won within " : "not lost within ") + std::to_string(most - 1) +
+              (most - 1 == 1 ? " ply? " : " plies? ") + describe_bounds(lower, upper));
           narrow(win ? solve_win_in(most - 1) : solve_loss_in(most));
         }
         if (aborted_) return false;
-        say(describe_bounds(lower, upper));
       }
     } else {
       std::uint64_t deepening_nodes = 0, whole_game_budget = 4096;
       for (int d = 1; !finished(); ++d) {
         const std::uint64_t before = nodes_;
+        // The progress line names the question being asked, with what is known before it.
+        const bool asks_win = upper >= solve_win_in(d) && lower < solve_win_in(d);
+        const bool asks_loss = lower <= solve_loss_in(d) && upper > solve_loss_in(d);
+        if (d <= solve_max_plies && (asks_win || asks_loss))
+          say("decided within " + std::to_string(d) + (d == 1 ? " ply? " : " plies? ") + describe_bounds(lower, upper));
         if (d <= solve_max_plies) {
           if (upper >= solve_win_in(d) && lower < solve_win_in(d)) narrow(solve_win_in(d));         // won within d?
           if (aborted_) return false;
@@ -178,14 +186,20 @@ class SolveSearch {
         if (role == SolveRole::alone && !outcome_known() && (deepening_nodes >= wait * whole_game_budget || last)) {
           const std::uint64_t budget = last ? 0 : whole_game_budget;
           bool done = true;
-          if (lower <= 0 && upper > 0) done = narrow(1, budget);           // won?
-          if (done && upper <= 0 && lower < 0) done = narrow(0, budget);  // not lost?
+          if (lower <= 0 && upper > 0) {  // won?
+            say(whole_game_question(1) + describe_bounds(lower, upper));
+            done = narrow(1, budget);
+          }
+          if (done && upper <= 0 && lower < 0) {  // not lost?
+            say(whole_game_question(0) + describe_bounds(lower, upper));
+            done = narrow(0, budget);
+          }
           if (aborted_) return false;
           if (!done) whole_game_budget *= 2;
         }
-        say("decided within " + std::to_string(d) + (d == 1 ? " ply? " : " plies? ") + describe_bounds(lower, upper));
       }
     }
+    say(describe_bounds(lower, upper));  // proven: what is left is finding the move (and a draw's line)
     out.outcome = lower > 0 ? Outcome::win : upper < 0 ? Outcome::loss : Outcome::draw;
     if (!distance) {
       out.plies = -1;
@@ -217,6 +231,11 @@ class SolveSearch {
   }
 
  private:
+  // The progress line's words for a whole-game probe: beta 1 asks "won?", beta 0 "not lost?".
+  static std::string whole_game_question(SolveValue beta) {
+    return beta > 0 ? "the whole game: won? " : "the whole game: not lost? ";
+  }
+
   // Raw move bits rather than a Move, so that the type is trivial and a node's array of them
   // is left uninitialised: filling it with null moves (128 a node, the capacity then) took a
   // tenth of the solver's time.
