@@ -30,7 +30,7 @@ static void print_score(const moon_search_info* info) {
     case MOON_SCORE_WIN: printf("win in %d", info->score_value); break;
     case MOON_SCORE_LOSS: printf("loss in %d", info->score_value); break;
     case MOON_SCORE_DRAW: printf("draw"); break;
-    default: printf("%+d", info->score_value); break; /* centi-counters, side to move's view */
+    default: printf("cp %d", info->score_value); break; /* centi-counters, side to move's view */
   }
 }
 
@@ -105,9 +105,16 @@ int main(int argc, char** argv) {
     exit_status = 1;
     goto done;
   }
-  printf("stopped at depth %d, score ", job.result.depth);
-  print_score(&job.result);
-  printf("\nbestmove %s\n", job.result.best_move[0] ? job.result.best_move : "(none)");
+  if (job.result.depth == 0 && job.result.best_move[0]) {
+    /* Stopped before the first iteration completed: the move is the engine's first choice in
+     * its move order, legal but not searched, and there is no score to show. */
+    printf("stopped before the first iteration, no score\n");
+  } else {
+    printf("stopped at depth %d, score ", job.result.depth);
+    print_score(&job.result);
+    printf("\n");
+  }
+  printf("bestmove %s\n", job.result.best_move[0] ? job.result.best_move : "(none)");
 
 done:
   moon_engine_free(engine); /* the engine lets go of the signal too */

@@ -240,8 +240,10 @@ MOON_API void moon_engine_free(moon_engine* engine);
 MOON_API moon_status moon_engine_clear(moon_engine* engine);
 
 /* Searches the position, blocking until a limit is reached or it is stopped (moon_engine_stop()
- * or a stop signal); *out receives the best move of the deepest completed iteration. limits
- * may be NULL (no limit), callback may be NULL. A position that is over gives best_move "".
+ * or a stop signal); *out receives the best move of the deepest completed iteration. Stopped
+ * before the first iteration completed, it is the first legal move in the engine's order, not
+ * searched, with depth 0 and a heuristic score of 0. limits may be NULL (no limit), callback may
+ * be NULL. A position that is over gives best_move "".
  * MOON_ERROR_OUT_OF_MEMORY if the system will not make the engine's helper threads. */
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
                                         const moon_search_limits* limits, moon_search_callback callback,
