@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   }
   if (job.result.depth == 0 && job.result.best_move[0]) {
     /* Stopped before the first iteration completed: the move is the engine's first choice in
-     * its move order, legal but not searched, and there is no score to show. */
+     * its move order, legal but not searched, and the score only the static evaluation. */
     printf("stopped before the first iteration, no score\n");
   } else {
     printf("stopped at depth %d, score ", job.result.depth);

@@ -483,9 +483,9 @@ TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the
   });
   CHECK(searched == MOON_OK);
   CHECK(result.depth == 0);
-  CHECK(std::strlen(result.best_move) == 2);  // a placement, legal but not searched: no score (moon.h)
+  CHECK(std::strlen(result.best_move) == 2);  // a placement, legal but not searched (moon.h)
   CHECK(result.score_kind == MOON_SCORE_HEURISTIC);
-  CHECK(result.score_value == 0);
+  CHECK(result.score_value == 0);  // the start's static evaluation: the sides are alike
   CHECK(solved == MOON_ERROR_STOPPED);
   CHECK(contains(message.c_str(), "moon_engine_solve: "));
   CHECK(solved_moves == MOON_ERROR_STOPPED);

@@ -242,7 +242,7 @@ MOON_API moon_status moon_engine_clear(moon_engine* engine);
 /* Searches the position, blocking until a limit is reached or it is stopped (moon_engine_stop()
  * or a stop signal); *out receives the best move of the deepest completed iteration. Stopped
  * before the first iteration completed, it is the first legal move in the engine's order, not
- * searched, with depth 0 and a heuristic score of 0. limits may be NULL (no limit), callback may
+ * searched, with depth 0 and the position's static evaluation as a heuristic score. limits may be NULL (no limit), callback may
  * be NULL. A position that is over gives best_move "".
  * MOON_ERROR_OUT_OF_MEMORY if the system will not make the engine's helper threads. */
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
