@@ -64,6 +64,7 @@ class SearchLimits(ctypes.Structure):
         ("movetime_ms", ctypes.c_int64),
         ("time_left_ms", ctypes.c_int64),
         ("increment_ms", ctypes.c_int64),
+        ("multipv", ctypes.c_int),
     ]
 
 
@@ -77,6 +78,7 @@ class SearchInfo(ctypes.Structure):
         ("nps", ctypes.c_uint64),
         ("time_ms", ctypes.c_int64),
         ("pv", ctypes.c_char * PV_TEXT_SIZE),
+        ("multipv", ctypes.c_int),
     ]
 
 

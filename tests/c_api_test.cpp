@@ -230,7 +230,7 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   const moon_search_callback record = [](const moon_search_info* info, void* user) {
     static_cast<std::vector<int>*>(user)->push_back(info->depth);
   };
-  moon_search_limits limits = {3, 0, 0, 0, 0};
+  moon_search_limits limits = {3, 0, 0, 0, 0, 0};
   moon_search_info result;
   REQUIRE(moon_engine_search(engine.e, pos.p, &limits, record, &depths, &result) == MOON_OK);
   CHECK(depths == std::vector<int>{1, 2, 3});
@@ -241,8 +241,38 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   REQUIRE(moon_position_copy(pos.p, &copy.p) == MOON_OK);
   CHECK(moon_position_play(copy.p, result.best_move, nullptr) == MOON_OK);
 
-  moon_search_limits bad = {101, 0, 0, 0, 0};
+  CHECK(result.multipv == 1);
+
+  // Multi-PV: three lines an iteration, in order, each its own move; the result is line 1's.
+  struct Lines {
+    std::vector<std::pair<int, int>> depth_and_line;
+    std::vector<std::string> firsts;  // of the last iteration
+  } lines;
+  const moon_search_callback record_lines = [](const moon_search_info* info, void* user) {
+    auto& l = *static_cast<Lines*>(user);
+    l.depth_and_line.emplace_back(info->depth, info->multipv);
+    if (info->multipv == 1) l.firsts.clear();
+    l.firsts.emplace_back(info->best_move);
+  };
+  limits.multipv = 3;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, record_lines, &lines, &result) == MOON_OK);
+  CHECK(lines.depth_and_line ==
+        std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}});
+  REQUIRE(lines.firsts.size() == 3);
+  CHECK(lines.firsts[0] == result.best_move);
+  CHECK(lines.firsts[1] != lines.firsts[0]);
+  CHECK(lines.firsts[2] != lines.firsts[0]);
+  CHECK(lines.firsts[2] != lines.firsts[1]);
+  CHECK(result.multipv == 1);
+
+  moon_search_limits bad = {101, 0, 0, 0, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  for (int multipv : {-1, 65}) {
+    bad = moon_search_limits{3, 0, 0, 0, 0, multipv};
+    CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(moon_last_error()) ==
+          "moon_engine_search: multipv must be from 0 to 64, not " + std::to_string(multipv));
+  }
   moon_engine_options too_many = {0, 1000, 0};
   moon_engine* none = nullptr;
   CHECK(moon_engine_new(&too_many, &none) == MOON_ERROR_INVALID_ARGUMENT);
@@ -313,7 +343,7 @@ TEST_CASE("C API: a won position is found; a finished game has no best move") {
   REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
   PositionHandle pos;
   REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
-  moon_search_limits limits = {4, 0, 0, 0, 0};
+  moon_search_limits limits = {4, 0, 0, 0, 0, 0};
   moon_search_info result;
   REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
   CHECK(std::string(result.best_move) == "c2c1");
@@ -367,7 +397,7 @@ TEST_CASE("C API: stop ends a search or a solve from another thread; the engine 
   }
 
   // A stop made while idle does not touch the next search.
-  moon_search_limits depth2 = {2, 0, 0, 0, 0};
+  moon_search_limits depth2 = {2, 0, 0, 0, 0, 0};
   moon_search_info result;
   REQUIRE(moon_engine_search(engine.e, pos.p, &depth2, nullptr, nullptr, &result) == MOON_OK);
   CHECK(result.depth == 2);
@@ -452,7 +482,7 @@ TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the
   REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
   PositionHandle start;  // far too deep to search or solve to the end
   REQUIRE(moon_position_new(nullptr, &start.p) == MOON_OK);
-  moon_search_limits depth2 = {2, 0, 0, 0, 0};
+  moon_search_limits depth2 = {2, 0, 0, 0, 0, 0};
   moon_search_info result;
 
   SignalHandle signal;

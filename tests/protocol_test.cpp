@@ -73,13 +73,17 @@ bool is_number(std::string_view word, bool may_be_negative = false) {
 
 // The depth of a well-formed line `info depth D score (cp N|win N|loss N|draw) nodes N nps N
 // time N hashfull N pv <moves>`, or -1.
-int info_depth(const std::string& line, const Position& pos) {
+int info_depth(const std::string& line, const Position& pos, int* multipv = nullptr, std::string* first_move = nullptr) {
   const auto words = split_words(line);
   std::size_t i = 0;
   auto take = [&](std::string_view expected) { return i < words.size() && words[i++] == expected; };
   auto number = [&](bool negative = false) { return i < words.size() && is_number(words[i++], negative); };
   if (!take("info") || !take("depth") || !number()) return -1;
   const int depth = std::stoi(std::string(words[2]));
+  if (multipv) {  // "multipv K" expected after the depth
+    if (!take("multipv") || !number()) return -1;
+    *multipv = std::stoi(std::string(words[4]));
+  }
   if (!take("score") || i >= words.size()) return -1;
   const std::string_view kind = words[i++];
   if (kind == "cp") {
@@ -92,6 +96,7 @@ int info_depth(const std::string& line, const Position& pos) {
   for (std::string_view field : {"nodes", "nps", "time", "hashfull"})
     if (!take(field) || !number()) return -1;
   if (!take("pv") || i == words.size()) return -1;
+  if (first_move) *first_move = std::string(words[i]);
   Position p = pos;  // the principal variation is a line of legal moves
   for (; i < words.size(); ++i) {
     const auto move = parse_move(words[i], p);
@@ -135,6 +140,7 @@ TEST_CASE("protocol: umi declares the engine and its options, then umiok") {
   CHECK(options.find("option name Movement type combo default step var step var slide\n") != std::string::npos);
   CHECK(options.find("option name Diagonal Captures type check default false\n") != std::string::npos);
   CHECK(options.find("option name Clock Limit type spin default 20 min 1 max 255\n") != std::string::npos);
+  CHECK(options.find("option name MultiPV type spin default 1 min 1 max 64\n") != std::string::npos);
   CHECK(s.send("isready") == std::vector<std::string>{"readyok"});
 }
 
@@ -208,6 +214,7 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
       "setoption name Diagonal Captures value yes", "setoption name Clock Limit value 0",
       "setoption name Clock Limit value 256", "setoption name Colour value red", "setoption name Move Overhead value -1",
       "setoption name Solver Hash value -1", "setoption name Solver Hash value 65537", "setoption name Solver Hash",
+      "setoption name MultiPV value 0", "setoption name MultiPV value 65", "setoption name MultiPV value two",
       std::string("go \x01\x02 depth 3"), std::string("pos\xffition startpos"), std::string(1, '\0'),
       std::string("setoption name \x1b[2J\x07"), std::string("setoption name Ha\x1bsh value 1"),
   };
@@ -380,6 +387,37 @@ TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {
   CHECK(depth == 3);
   REQUIRE(out.back().rfind("bestmove ", 0) == 0);
   CHECK(parse_move(out.back().substr(9), pos).has_value());
+}
+
+TEST_CASE("protocol: MultiPV reports that many lines per iteration, best first, each its own move") {
+  Session s;
+  s.send("position startpos moves b4 c4 d4");
+  const Position pos = after({"b4", "c4", "d4"});
+  CHECK(s.send("setoption name multipv value 3").empty());
+  const auto out = s.send("go depth 3");
+  REQUIRE(out.size() == 3 * 3 + 1);
+  std::string best_of_last;
+  for (int depth = 1; depth <= 3; ++depth) {
+    std::vector<std::string> firsts;
+    for (int k = 1; k <= 3; ++k) {
+      const std::string& line = out[std::size_t((depth - 1) * 3 + k - 1)];
+      CAPTURE(line);
+      int multipv = 0;
+      std::string first;
+      CHECK(info_depth(line, pos, &multipv, &first) == depth);
+      CHECK(multipv == k);
+      CHECK(std::find(firsts.begin(), firsts.end(), first) == firsts.end());
+      firsts.push_back(first);
+    }
+    best_of_last = firsts.front();
+  }
+  CHECK(out.back() == "bestmove " + best_of_last);
+  // Back to one line: no multipv field.
+  CHECK(s.send("setoption name MultiPV value 1").empty());
+  const auto one = s.send("go depth 2");
+  REQUIRE(one.size() == 3);
+  CHECK(info_depth(one[0], pos) == 1);
+  CHECK(info_depth(one[1], pos) == 2);
 }
 
 TEST_CASE("protocol: go nodes and movetime end by themselves") {

@@ -82,6 +82,29 @@ TEST_CASE("moon bench: the same node signature on every run") {
   CHECK(contains(too_shallow.err, "--depth-offset must be a whole number from -8 to 8, not '-9'"));
 }
 
+TEST_CASE("moon analyze --multipv: K lines per iteration, numbered, each its own move") {
+  // x to move in 4 v 2: c1c2 and d2e2 both win in 13, the third best move does not.
+  const Run r = run_moon("analyze --fen '4x/5/xo2o/3x1/2x2 x' --depth 14 --multipv 3");
+  REQUIRE(r.status == 0);
+  const auto out = lines(r.out);
+  REQUIRE(out.size() == 14 * 3 + 1);
+  for (int d = 1; d <= 14; ++d)
+    for (int k = 1; k <= 3; ++k)
+      CHECK(out[std::size_t((d - 1) * 3 + k - 1)].rfind(
+                "depth " + std::to_string(d) + " multipv " + std::to_string(k) + " score ", 0) == 0);
+  const std::string first = out[13 * 3], second = out[13 * 3 + 1], third = out[13 * 3 + 2];
+  CHECK(contains(first, " score win 13 "));
+  CHECK(contains(second, " score win 13 "));
+  CHECK_FALSE(contains(third, " score win 13 "));
+  CHECK(out.back() == "bestmove " + first.substr(first.find(" pv ") + 4, 4));
+  CHECK(first.substr(first.find(" pv ") + 4, 4) != second.substr(second.find(" pv ") + 4, 4));
+
+  const Run bad = run_moon("analyze --multipv 65");
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--multipv must be a whole number from 1 to 64, not '65'"));
+  CHECK(contains(run_moon("analyze --help").out, "--multipv K"));
+}
+
 TEST_CASE("moon analyze after MOVEs searches the position they lead to") {
   const Run r = run_moon("analyze --depth 3 --fen '4o/5/5/2x2/xo3 o' e5e4");  // x to move then wins at once
   REQUIRE(r.status == 0);

@@ -164,6 +164,9 @@ TEST_CASE("the text of an iteration's report: moon analyze's line, the protocol'
   CHECK(to_string(info) == "depth 7 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3 pv c1 c1c2");
   info.pv.clear();
   CHECK(to_string(info) == "depth 7 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3");
+  info.line = 2;  // of three: multi-PV
+  info.lines = 3;
+  CHECK(to_string(info) == "depth 7 multipv 2 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3");
 }
 
 TEST_CASE("evaluation stays inside the heuristic range and is symmetric in colour") {
@@ -243,6 +246,140 @@ TEST_CASE("searches return legal moves and legal principal variations in every p
     }
   }
   CHECK(searched > 100 / scale);
+}
+
+TEST_CASE("multi-PV: every line's score is its move's value at the iteration's depth") {
+  // Asked for every legal move, each line's score must be what a search of the move's child,
+  // one ply shallower, gives (seen from the root: negated, and a proven result one ply further
+  // away). Both searches are exact at their depth (alpha-beta with a full window), so without a
+  // table, whose entries may come from deeper searches, they must agree.
+  SearchFeatures no_table;
+  no_table.transposition_table = false;
+  SearchOptions options;
+  options.features = no_table;
+  std::mt19937 rng(77);
+  int compared = 0;
+  for (const Rules& rules : all_variants) {
+    for (int i = 0; i < 24 / scale; ++i) {
+      const Position pos = i % 2 ? random_endgame(rng, rules) : random_game_position(rng, rules);
+      if (pos.is_over()) continue;
+      const MoveList legal = legal_moves(pos);
+      SearchLimits limits;
+      limits.depth = 2 + int(rng() % 2);
+      limits.multipv = max_multipv;
+      std::vector<SearchInfo> last;  // the lines of the deepest iteration
+      Searcher searcher(options);
+      const auto r = searcher.search(pos, limits, [&](const SearchInfo& info) {
+        if (info.line == 1) last.clear();
+        last.push_back(info);
+      });
+      REQUIRE(r.has_value());
+      INFO(to_string(pos), " depth ", r->depth);
+      REQUIRE(last.size() == legal.size());
+      for (const SearchInfo& line : last) {
+        REQUIRE(!line.pv.empty());
+        INFO("line ", line.line, ": ", to_string(line.pv.front()));
+        CHECK(line.lines == int(legal.size()));
+        const Position child = pos.after(line.pv.front());
+        SearchLimits child_limits;
+        child_limits.depth = r->depth - 1;
+        const auto c = Searcher(options).search(child, child_limits);
+        REQUIRE(c.has_value());
+        CHECK(line.score == -score_from_table(c->score, 1));
+        ++compared;
+      }
+      // Asked for three lines, the others are searched against the third best score: the three
+      // it reports must still be exact, the three best of all, at every depth (at depth 1 the
+      // moves come in the move picker's order, not sorted by an earlier iteration).
+      for (int depth = 1; depth <= r->depth; ++depth) {
+        CAPTURE(depth);
+        const auto lines_at = [&](int multipv) {
+          SearchLimits l;
+          l.depth = depth;
+          l.multipv = multipv;
+          std::vector<SearchInfo> lines;
+          REQUIRE(Searcher(options).search(pos, l, [&](const SearchInfo& info) {
+            if (info.line == 1) lines.clear();
+            lines.push_back(info);
+          }));
+          return lines;
+        };
+        const auto all = lines_at(max_multipv), three = lines_at(3);
+        REQUIRE(three.size() == std::min<std::size_t>(3, legal.size()));
+        for (std::size_t k = 0; k < three.size(); ++k) {
+          CHECK(three[k].score == all[k].score);
+          CHECK(!three[k].pv.empty());  // a move only bounded would have no line of its own
+        }
+      }
+    }
+  }
+  CHECK(compared > 500 / scale);
+}
+
+TEST_CASE("multi-PV: the best moves in order, each once, with legal lines; the first is the result") {
+  std::mt19937 rng(78);
+  for (const Rules& rules : all_variants) {
+    SearchOptions options;
+    options.threads = 2;  // the helpers search the same lines
+    Searcher searcher(options);
+    for (int i = 0; i < 16 / scale; ++i) {
+      const Position pos = i % 2 ? random_endgame(rng, rules) : random_game_position(rng, rules);
+      if (pos.is_over()) continue;
+      SearchLimits limits;
+      limits.depth = 2 + int(rng() % 4);
+      limits.multipv = 1 + int(rng() % 4);
+      std::vector<SearchInfo> last;
+      int iterations = 0;
+      const auto r = searcher.search(pos, limits, [&](const SearchInfo& info) {
+        if (info.line == 1) last.clear(), ++iterations;
+        CHECK(info.line == int(last.size()) + 1);  // in order, none left out
+        last.push_back(info);
+      });
+      REQUIRE(r.has_value());
+      INFO(to_string(pos), " multipv ", limits.multipv);
+      const std::size_t expected = std::min(std::size_t(limits.multipv), legal_moves(pos).size());
+      REQUIRE(last.size() == expected);
+      CHECK(iterations == r->depth);
+      std::vector<Move> firsts;
+      for (std::size_t k = 0; k < last.size(); ++k) {
+        CHECK(last[k].lines == int(expected));
+        CHECK(last[k].depth == r->depth);
+        REQUIRE(!last[k].pv.empty());
+        CHECK(pv_is_legal(pos, last[k].pv));
+        CHECK(std::find(firsts.begin(), firsts.end(), last[k].pv.front()) == firsts.end());
+        firsts.push_back(last[k].pv.front());
+        if (k > 0) CHECK(last[k].score <= last[k - 1].score);
+      }
+      CHECK(last.front().pv.front() == r->best);
+      CHECK(last.front().score == r->score);
+      CHECK(last.front().pv == r->pv);
+    }
+  }
+}
+
+TEST_CASE("multi-PV: one line is the search as it was; out-of-range counts are refused") {
+  // The same nodes and the same result with multipv 1 given or left to its default, and the
+  // report names no line.
+  const Position pos = parse("4x/5/xo2o/3x1/2x2 x");
+  SearchLimits limits;
+  limits.depth = 6;
+  std::vector<std::string> reports;
+  const auto a = Searcher().search(pos, limits, [&](const SearchInfo& info) { reports.push_back(to_string(info)); });
+  limits.multipv = 1;
+  const auto b = Searcher().search(pos, limits);
+  REQUIRE(a.has_value());
+  REQUIRE(b.has_value());
+  CHECK(a->nodes == b->nodes);
+  CHECK(a->best == b->best);
+  CHECK(a->score == b->score);
+  for (const std::string& line : reports) CHECK(line.find("multipv") == std::string::npos);
+  Searcher s;
+  for (int bad : {0, -1, max_multipv + 1}) {
+    limits.multipv = bad;
+    const auto r = s.search(pos, limits);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "multipv must be from 1 to 64, not " + std::to_string(bad));
+  }
 }
 
 TEST_CASE("forced capture wins are found at the distance an exhaustive minimax gives") {

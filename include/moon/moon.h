@@ -196,6 +196,9 @@ typedef struct moon_search_limits {
   int64_t movetime_ms;  /* search this long; 0: no limit */
   int64_t time_left_ms; /* the side to move's clock: the engine budgets its time; 0: unused */
   int64_t increment_ms; /* added to that clock after each move; 0: none */
+  int multipv;          /* not a limit: lines per iteration, the best moves each with its score
+                           and line (the callback is called once for each, best first), 1-64;
+                           0 means 1 */
 } moon_search_limits;
 
 typedef enum moon_score_kind {
@@ -215,6 +218,7 @@ typedef struct moon_search_info {
   uint64_t nps;
   int64_t time_ms;
   char pv[MOON_PV_TEXT_SIZE]; /* the expected line, moves separated by spaces */
+  int multipv;                /* which line of the iteration (moon_search_limits.multipv): 1 the best */
 } moon_search_info;
 
 /* Called on the searching thread after each completed iteration. */
@@ -240,10 +244,11 @@ MOON_API void moon_engine_free(moon_engine* engine);
 MOON_API moon_status moon_engine_clear(moon_engine* engine);
 
 /* Searches the position, blocking until a limit is reached or it is stopped (moon_engine_stop()
- * or a stop signal); *out receives the best move of the deepest completed iteration. Stopped
- * before the first iteration completed, it is the first legal move in the engine's order, not
- * searched, with depth 0 and the position's static evaluation as a heuristic score. limits may be NULL (no limit), callback may
- * be NULL. A position that is over gives best_move "".
+ * or a stop signal); *out receives the best move of the deepest completed iteration (its
+ * multipv 1). Stopped before the first iteration completed, it is the first legal move in the
+ * engine's order, not searched, with depth 0 and the position's static evaluation as a
+ * heuristic score. limits may be NULL (no limit), callback may be NULL. A position that is over
+ * gives best_move "".
  * MOON_ERROR_OUT_OF_MEMORY if the system will not make the engine's helper threads. */
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
                                         const moon_search_limits* limits, moon_search_callback callback,

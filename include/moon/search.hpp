@@ -31,6 +31,10 @@ namespace moon {
 // Iterations stop here; also the longest principal variation reported.
 inline constexpr int max_search_depth = 100;
 
+// The most lines (best moves, each with its score and principal variation) a search reports
+// per iteration: more than any position has legal moves.
+inline constexpr int max_multipv = int(MoveList::capacity);
+
 // The largest node count and time (ms) the moon program and the protocol take as a limit: round
 // numbers far beyond any search (10^12 ms is about 31 years). The library takes any.
 inline constexpr std::int64_t max_limit_nodes = 1'000'000'000'000'000'000;
@@ -44,6 +48,12 @@ struct SearchLimits {
   // Clock-based time control for the side to move (protocol's xtime/otime/xinc/oinc): 0 = unused.
   std::int64_t time_left_ms = 0, increment_ms = 0;
   bool infinite = false;           // search until stop()
+  // Not a limit: how many lines each iteration reports (1 to max_multipv), the best moves in
+  // order, each with its own score and principal variation ("multi-PV", for analysis). With more
+  // than one, the lines after the first cost time: alpha-beta proves less, and an early proven
+  // win no longer ends the search while the other lines are heuristic. A position with fewer
+  // legal moves reports them all.
+  int multipv = 1;
 };
 
 struct SearchInfo {                // reported after each completed iteration
@@ -55,9 +65,12 @@ struct SearchInfo {                // reported after each completed iteration
   std::int64_t time_ms;
   std::vector<Move> pv;
   int hashfull;                    // table fill, per mille
+  int line = 1;                    // which line of the iteration: 1 the best (SearchLimits::multipv)
+  int lines = 1;                   // how many lines the iteration reports, one call each, in order
 };
 // "depth D score S nodes N nps R time MS hashfull H pv MOVE ..." (S as to_string(ScoreInfo);
-// no "pv" when the line is empty): `moon analyze`'s lines, the protocol's after "info ".
+// no "pv" when the line is empty; "multipv K" after the depth when the iteration reports more
+// than one line): `moon analyze`'s lines, the protocol's after "info ".
 std::string to_string(const SearchInfo& info);
 
 struct SearchResult {
@@ -110,7 +123,8 @@ class Searcher {
   const SearchOptions& options() const;
   bool clear();  // forget the table and history (new game); false, and nothing done, while searching
   // Returns an error for invalid limits, or if the system will not make the helper threads; a
-  // position that is over gets best = null move. An exception thrown by on_iteration ends the
+  // position that is over gets best = null move. on_iteration is called after each completed
+  // iteration, once for each of its lines (limits.multipv), best first. An exception thrown by on_iteration ends the
   // search (helper threads stopped and joined) and leaves search() to the caller. A stop
   // requested on `stop_token`, before the search starts or while it runs, ends it as stop()
   // does (an infinite search included); one requested before it starts makes it return at

@@ -152,6 +152,7 @@ moon_search_info to_info(const SearchInfo& in) {
   info.nps = in.nps;
   info.time_ms = in.time_ms;
   set_pv(info.pv, in.pv);
+  info.multipv = in.line;
   return info;
 }
 
@@ -164,6 +165,7 @@ moon_search_info to_info(const SearchResult& in) {
   info.nps = in.time_ms > 0 ? in.nodes * 1000 / std::uint64_t(in.time_ms) : 0;
   info.time_ms = in.time_ms;
   set_pv(info.pv, in.pv);
+  info.multipv = 1;
   return info;
 }
 
@@ -495,11 +497,17 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
           limits->time_left_ms < 0 || limits->increment_ms < 0)
         return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: depth must be from 0 to " +
                                                      std::to_string(max_search_depth) + " and times not negative");
+      static_assert(max_search_depth == 100 && max_multipv == 64, "moon.h documents these ranges");
+      if (limits->multipv < 0 || limits->multipv > max_multipv)
+        return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: multipv must be from 0 to " +
+                                                     std::to_string(max_multipv) + ", not " +
+                                                     std::to_string(limits->multipv));
       l.depth = limits->depth;
       l.nodes = limits->nodes;
       l.movetime_ms = limits->movetime_ms;
       l.time_left_ms = limits->time_left_ms;
       l.increment_ms = limits->increment_ms;
+      l.multipv = limits->multipv ? limits->multipv : 1;
     }
     std::function<void(const SearchInfo&)> report;
     if (callback) report = [&](const SearchInfo& info) {

@@ -21,13 +21,19 @@ constexpr std::string_view help =
     "iteration:\n"
     "  depth D score S nodes N nps R time MS hashfull H pv MOVE ...\n"
     "where S is 'cp N' (heuristic, centi-counters, side to move's view), 'win N' / 'loss N'\n"
-    "(proven: the game ends in N plies) or 'draw' (proven). The last line is 'bestmove MOVE'\n"
-    "('bestmove none' when the game is over). Without a limit it searches for 1000 ms.\n"
+    "(proven: the game ends in N plies) or 'draw' (proven). With --multipv K, K lines per\n"
+    "iteration, 'depth D multipv 1 score ...' for the best move to 'multipv K', each move with\n"
+    "its own score and line. The last line is 'bestmove MOVE' ('bestmove none' when the game\n"
+    "is over). Without a limit it searches for 1000 ms.\n"
     "Ctrl-C stops the search: the bestmove line comes from the iterations completed, and the\n"
     "exit status is 130. A second Ctrl-C quits at once, as does the first while the table is\n"
     "being made (a large --hash takes seconds).\n"
     "\n"
     "Options:\n";
+static_assert(max_multipv == 64, "multipv_help states this range");
+constexpr std::string_view multipv_help =
+    "  --multipv K        report the K best moves, each with its score and line (1-64;\n"
+    "                     default 1; a position with fewer legal moves reports them all)\n";
 
 }  // namespace
 
@@ -38,8 +44,14 @@ int analyze_command(Args args) {
   std::vector<std::string_view> moves;
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
-      std::cout << help << position_options_help << limit_options_help << engine_options_help;
+      std::cout << help << position_options_help << limit_options_help << multipv_help << engine_options_help;
       return 0;
+    }
+    if (reader.flag("--multipv")) {
+      const auto k = int_value(reader, "--multipv", 1, max_multipv);
+      if (!k) return usage_error(name, k.error().message);
+      limits.multipv = int(*k);
+      continue;
     }
     Expected<bool> consumed = where.consume(reader);
     if (consumed && !*consumed) consumed = consume_limit(reader, limits);

@@ -281,11 +281,13 @@ void Engine::display(Words args) {
 }
 
 void Engine::start_search(const GoCommand& go) {
-  const auto limits = search_limits(go, position_.side_to_move(), options_.move_overhead_ms);
-  if (!limits) return send_error("go: " + limits.error().message);
+  const auto parsed = search_limits(go, position_.side_to_move(), options_.move_overhead_ms);
+  if (!parsed) return send_error("go: " + parsed.error().message);
+  SearchLimits limits = *parsed;
+  limits.multipv = options_.multipv;
   if (position_.is_over()) {
     const std::string over = "info string the game is over: " + to_string(position_.result()) + "\n";
-    if (!limits->infinite) return send(over + "bestmove (none)\n");
+    if (!limits.infinite) return send(over + "bestmove (none)\n");
     send(over);
     worker_ = std::thread([this, token = new_job()] {
       wait_for_stop(token);  // `go infinite` answers only after `stop`, even here
@@ -297,7 +299,7 @@ void Engine::start_search(const GoCommand& go) {
   if (legal.size() == 1 && go.timed())  // forced: spend no time on it
     return send("info string the only legal move\nbestmove " + to_string(legal[0]) + "\n");
 
-  worker_ = std::thread([this, pos = position_, limits = *limits, fallback = legal[0], token = new_job()] {
+  worker_ = std::thread([this, pos = position_, limits, fallback = legal[0], token = new_job()] {
     std::string last;
     Move best = fallback;
     try {

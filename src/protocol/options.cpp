@@ -50,7 +50,9 @@ std::string option_declarations() {
          "option name Clock Limit type spin default " + std::to_string(d.rules.clock_limit) + " min " +
          std::to_string(Rules::min_clock_limit) + " max " + std::to_string(Rules::max_clock_limit) + "\n" +
          "option name Move Overhead type spin default " + std::to_string(d.move_overhead_ms) + " min 0 max " +
-         std::to_string(max_move_overhead_ms) + "\n";
+         std::to_string(max_move_overhead_ms) + "\n" +
+         "option name MultiPV type spin default " + std::to_string(d.multipv) + " min 1 max " +
+         std::to_string(max_multipv) + "\n";
 }
 
 Expected<EngineOptions> set_option(const EngineOptions& current, std::string_view name, std::string_view value) {
@@ -86,9 +88,14 @@ Expected<EngineOptions> set_option(const EngineOptions& current, std::string_vie
     const auto ms = number("Move Overhead", 0, max_move_overhead_ms);
     if (!ms) return ms.error();
     next.move_overhead_ms = *ms;
+  } else if (same_name(name, "MultiPV")) {
+    const auto n = number("MultiPV", 1, max_multipv);
+    if (!n) return n.error();
+    next.multipv = int(*n);
   } else {
     return Error{"unknown option " + quoted(name) +
-                 " (options: Hash, Threads, Solver Hash, Movement, Diagonal Captures, Clock Limit, Move Overhead)"};
+                 " (options: Hash, Threads, Solver Hash, Movement, Diagonal Captures, Clock Limit, Move Overhead, "
+                 "MultiPV)"};
   }
   return next;
 }

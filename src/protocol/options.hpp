@@ -19,6 +19,7 @@ struct EngineOptions {
   std::size_t solver_hash_mb = default_solve_hash_mb;   // Solver Hash: the solver's table (`go solve`), MiB
   Rules rules{};                                        // Movement, Diagonal Captures, Clock Limit
   std::int64_t move_overhead_ms = 30;                   // Move Overhead: kept back from the clock for I/O latency
+  int multipv = 1;                                      // MultiPV: lines each `go` reports (SearchLimits::multipv)
   friend bool operator==(const EngineOptions&, const EngineOptions&) = default;
 };
 

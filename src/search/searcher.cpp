@@ -35,6 +35,8 @@ Expected<bool> validate(const SearchLimits& l) {
   if (l.movetime_ms < 0) return Error{"move time must not be negative"};
   if (l.time_left_ms < 0) return Error{"time left must not be negative"};
   if (l.increment_ms < 0) return Error{"increment must not be negative"};
+  if (l.multipv < 1 || l.multipv > max_multipv)
+    return Error{"multipv must be from 1 to " + std::to_string(max_multipv) + ", not " + std::to_string(l.multipv)};
   return true;
 }
 
@@ -163,6 +165,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   const search::TimeBudget budget = search::plan_time(limits);
   shared.hard_limit_ms = budget.hard_ms;
   shared.node_limit = limits.nodes;
+  shared.multipv = limits.multipv;
   shared.main_depth.store(0);
   int max_depth = limits.depth ? limits.depth : max_search_depth;
   // With a clock and a single legal move, there is nothing to think about.
@@ -190,13 +193,19 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   const auto report = [&](const search::Iteration& it) {
     const std::int64_t time_ms = shared.elapsed_ms();
     const std::uint64_t nodes = im.total_nodes();
-    if (on_iteration)
-      on_iteration(SearchInfo{it.depth, it.score, score_info(it.score, it.proven), nodes,
-                              nodes * 1000 / std::uint64_t(std::max<std::int64_t>(time_ms, 1)), time_ms, it.pv,
-                              shared.table.hashfull()});
-    if (it.proven) return false;  // the game's value: deeper iterations cannot change it
-    // A win or loss within the horizon is the shortest win / longest defence: settled.
-    if (is_proven_decisive(it.score) && score_info(it.score).value <= it.depth) return false;
+    const int lines = int(it.lines.size());
+    if (on_iteration) {
+      for (int i = 0; i < lines; ++i) {
+        const search::Line& line = it.lines[std::size_t(i)];
+        on_iteration(SearchInfo{it.depth, line.score, score_info(line.score, line.proven), nodes,
+                                nodes * 1000 / std::uint64_t(std::max<std::int64_t>(time_ms, 1)), time_ms, line.pv,
+                                shared.table.hashfull(), i + 1, lines});
+      }
+    }
+    if (it.proven) return false;  // the game's value (and every move's): deeper iterations cannot change it
+    // A win or loss within the horizon is the shortest win / longest defence: settled. With more
+    // than one line the others may still be heuristic, and deeper iterations sharpen them.
+    if (lines == 1 && is_proven_decisive(it.score) && score_info(it.score).value <= it.depth) return false;
     if (budget.soft_ms && !limits.movetime_ms && time_ms >= budget.soft_ms / 2) return false;
     return true;
   };
@@ -228,7 +237,9 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
 }
 
 std::string to_string(const SearchInfo& info) {
-  std::string text = "depth " + std::to_string(info.depth) + " score " + to_string(info.score_info) + " nodes " +
+  std::string text = "depth " + std::to_string(info.depth) +
+                     (info.lines > 1 ? " multipv " + std::to_string(info.line) : std::string()) + " score " +
+                     to_string(info.score_info) + " nodes " +
                      std::to_string(info.nodes) + " nps " + std::to_string(info.nps) + " time " +
                      std::to_string(info.time_ms) + " hashfull " + std::to_string(info.hashfull);
   if (!info.pv.empty()) text += " pv";

@@ -207,50 +207,66 @@ void Worker::order_root_moves(const Position& root) {
   if (shared_.features.transposition_table && shared_.table.probe(root.key(), root.hash(), e)) table_move = e.move;
   MovePicker<V> picker(root, shared_.features, table_move, killers_[0], history_[root.side_to_move()]);
   root_moves_.clear();
-  for (Move m = picker.next(); !m.is_null(); m = picker.next()) root_moves_.push_back({m, -score_infinite});
+  for (Move m = picker.next(); !m.is_null(); m = picker.next()) root_moves_.push_back({m, -score_infinite, false, false, {}});
 }
 
 template <class V>
 bool Worker::search_root(const Position& root, int depth, Iteration& out) {
   const SearchFeatures& f = shared_.features;
   pv_length_[0] = 0;
-  Score alpha = -score_infinite;
+  // Multi-PV: the first `lines` moves are searched with a full window, and every later one
+  // against the lines-th best score so far (with one line, the best: plain PVS). A move that
+  // beats it gets its exact value; one that does not is only bounded, and cannot be among the
+  // best `lines` (the first `lines` moves' exact scores are at least as good).
+  const std::size_t lines = std::min(std::size_t(std::max(shared_.multipv, 1)), root_moves_.size());
+  std::vector<Score> top;  // the exact scores so far, best first, at most `lines`
+  top.reserve(lines + 1);
   const Score beta = score_infinite;
-  Score best = -score_infinite;
   bool all_proven = true;
-  std::vector<Move> pv;
   for (std::size_t i = 0; i < root_moves_.size(); ++i) {
-    const Move m = root_moves_[i].move;
-    const Position child = root.after<V>(m);
+    RootMove& rm = root_moves_[i];
+    const Position child = root.after<V>(rm.move);
+    const Score alpha = f.alpha_beta && top.size() == lines ? top.back() : -score_infinite;
     bool child_proven = false;
     Score s;
     if (!f.alpha_beta) {
       s = -search<V>(child, depth - 1, 1, -score_infinite, score_infinite, true, child_proven);
-    } else if (i == 0 || !f.principal_variation) {
-      s = -search<V>(child, depth - 1, 1, -beta, -alpha, i == 0, child_proven);
+    } else if (i < lines || !f.principal_variation) {
+      s = -search<V>(child, depth - 1, 1, -beta, -alpha, i < lines, child_proven);
     } else {
       s = -search<V>(child, depth - 1, 1, -alpha - 1, -alpha, false, child_proven);
       if (s > alpha && !aborted()) s = -search<V>(child, depth - 1, 1, -beta, -alpha, true, child_proven);
     }
     if (aborted()) return false;
     all_proven &= child_proven;
-    root_moves_[i].score = s;
-    if (s > best) {
-      best = s;
-      copy_pv(0, m);
-      pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
-      if (f.alpha_beta) alpha = std::max(alpha, s);
+    rm.score = s;
+    rm.exact = i < lines || s > alpha;
+    rm.proven = rm.exact && child_proven;
+    rm.pv.clear();
+    if (rm.exact) {
+      copy_pv(0, rm.move);
+      rm.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+      top.insert(std::upper_bound(top.begin(), top.end(), s, std::greater<>()), s);
+      if (top.size() > lines) top.pop_back();
     }
   }
-  // Best first; the others keep their order among equals (their scores are upper bounds).
-  std::stable_sort(root_moves_.begin(), root_moves_.end(),
-                   [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+  // Best first, exact scores before bounds of the same value; the others keep their order
+  // among equals (their scores are upper bounds).
+  std::stable_sort(root_moves_.begin(), root_moves_.end(), [](const RootMove& a, const RootMove& b) {
+    return a.score != b.score ? a.score > b.score : a.exact > b.exact;
+  });
+  const Score best = root_moves_.front().score;
   if (f.transposition_table)
     shared_.table.store(root.key(), root.hash(), root_moves_.front().move, best, depth, Bound::exact, all_proven);
   out.depth = depth;
   out.score = best;
   out.proven = all_proven;
-  out.pv = extend_pv_from_table(root, std::move(pv), depth);
+  out.lines.clear();
+  for (std::size_t i = 0; i < lines; ++i) {
+    const RootMove& rm = root_moves_[i];
+    out.lines.push_back(Line{rm.score, i == 0 ? all_proven : rm.proven, extend_pv_from_table(root, rm.pv, depth)});
+  }
+  out.pv = out.lines.front().pv;
   return true;
 }
 

@@ -37,6 +37,7 @@ struct SharedState {
   EvalWeights weights;
   std::atomic<bool> abort{false};           // every thread stops at once
   std::atomic<int> main_depth{0};           // the depth the main thread is searching
+  int multipv = 1;                          // lines each iteration finds exactly (SearchLimits)
   std::uint64_t node_limit = 0;             // 0: none
   std::int64_t hard_limit_ms = 0;           // 0: none; checked by every thread
   Clock::time_point start;
@@ -47,12 +48,24 @@ struct SharedState {
   }
 };
 
+// One line of an iteration: a root move (pv's first), its exact score at the iteration's depth,
+// and whether that score is proven.
+struct Line {
+  Score score = 0;
+  bool proven = false;
+  std::vector<Move> pv;
+};
+
 // A completed iteration of one thread.
 struct Iteration {
   int depth = 0;
   Score score = 0;
   bool proven = false;  // the score is the game's value, not a heuristic estimate
   std::vector<Move> pv;
+  // The best SharedState::multipv moves (or every legal move if fewer), best first; the first
+  // is the best move's line, with `score` and `pv` (but `proven` says more: that every move's
+  // score was proven, so the best is the game's value).
+  std::vector<Line> lines;
 };
 
 class Worker {
@@ -77,6 +90,9 @@ class Worker {
   struct RootMove {
     Move move;
     Score score;
+    bool exact = false;    // this iteration: score is the move's value, not only a bound on it
+    bool proven = false;   // ... and proven (exact only)
+    std::vector<Move> pv;  // ... its line (exact only)
   };
 
   template <class V>

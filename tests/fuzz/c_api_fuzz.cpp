@@ -306,6 +306,7 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
       limits.movetime_ms = (which & 4) ? std::int8_t(in.byte()) % 8 : 0;
       limits.time_left_ms = (which & 8) ? std::int8_t(in.byte()) * 4 : 0;
       limits.increment_ms = (which & 16) ? std::int8_t(in.byte()) % 3 : 0;
+      limits.multipv = (which & 128) ? std::int8_t(in.byte()) % 70 : 0;  // -69 to 69: 1-64 valid, 0 means 1
       moon_search_info info;
       const bool no_limits = (which & 32) || (limits.depth <= 0 && limits.nodes == 0 && limits.movetime_ms <= 0 &&
                                               limits.time_left_ms <= 0);
