@@ -169,6 +169,24 @@ TEST_CASE("the text of an iteration's report: moon analyze's line, the protocol'
   CHECK(to_string(info) == "depth 7 multipv 2 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3");
 }
 
+TEST_CASE("an iteration's nodes per second agree with its nodes and time, even under a millisecond") {
+  // The rate is measured in microseconds, and the time printed is the whole milliseconds: a
+  // time of t ms means between t and t + 1 ms, and bounds the rate on both sides.
+  SearchLimits limits;
+  limits.depth = 9;
+  int reports = 0;
+  const auto r = Searcher().search(parse("x1o2/1ox2/2x1o/o1x2/1o2x x"), limits, [&](const SearchInfo& info) {
+    ++reports;
+    INFO("depth ", info.depth, " nodes ", info.nodes, " nps ", info.nps, " time ", info.time_ms);
+    const std::uint64_t t = std::uint64_t(info.time_ms);
+    CHECK(info.nps >= info.nodes * 1000 / (t + 1));
+    if (t > 0) CHECK(info.nps <= info.nodes * 1000 / t);
+    else CHECK(info.nps > info.nodes * 1000);  // under a millisecond (it read nodes * 1000 then)
+  });
+  REQUIRE(r.has_value());
+  CHECK(reports == 9);
+}
+
 TEST_CASE("evaluation stays inside the heuristic range and is symmetric in colour") {
   std::mt19937 rng(7);
   for (const Rules& rules : all_variants)

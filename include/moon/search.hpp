@@ -61,7 +61,7 @@ struct SearchInfo {                // reported after each completed iteration
   Score score;
   ScoreInfo score_info;
   std::uint64_t nodes;
-  std::uint64_t nps;
+  std::uint64_t nps;                // nodes per second, timed in microseconds
   std::int64_t time_ms;
   std::vector<Move> pv;
   int hashfull;                    // table fill, per mille

@@ -191,15 +191,17 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   }
 
   const auto report = [&](const search::Iteration& it) {
-    const std::int64_t time_ms = shared.elapsed_ms();
+    // The rate from microseconds: an iteration of a millisecond or less has a time of 0 or 1 ms,
+    // from which a rate would be off by any factor (it read "nodes 17 nps 17000 time 0").
+    const std::int64_t time_us = shared.elapsed_us(), time_ms = time_us / 1000;
     const std::uint64_t nodes = im.total_nodes();
+    const std::uint64_t nps = nodes * 1'000'000 / std::uint64_t(std::max<std::int64_t>(time_us, 1));
     const int lines = int(it.lines.size());
     if (on_iteration) {
       for (int i = 0; i < lines; ++i) {
         const search::Line& line = it.lines[std::size_t(i)];
-        on_iteration(SearchInfo{it.depth, line.score, score_info(line.score, line.proven), nodes,
-                                nodes * 1000 / std::uint64_t(std::max<std::int64_t>(time_ms, 1)), time_ms, line.pv,
-                                shared.table.hashfull(), i + 1, lines});
+        on_iteration(SearchInfo{it.depth, line.score, score_info(line.score, line.proven), nodes, nps, time_ms,
+                                line.pv, shared.table.hashfull(), i + 1, lines});
       }
     }
     if (it.proven) return false;  // the game's value (and every move's): deeper iterations cannot change it

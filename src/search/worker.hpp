@@ -46,6 +46,9 @@ struct SharedState {
   std::int64_t elapsed_ms() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   }
+  std::int64_t elapsed_us() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+  }
 };
 
 // One line of an iteration: a root move (pv's first), its exact score at the iteration's depth,
