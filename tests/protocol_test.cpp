@@ -72,8 +72,10 @@ bool is_number(std::string_view word, bool may_be_negative = false) {
 }
 
 // The depth of a well-formed line `info depth D score (cp N|win N|loss N|draw) nodes N nps N
-// time N hashfull N pv <moves>`, or -1.
-int info_depth(const std::string& line, const Position& pos, int* multipv = nullptr, std::string* first_move = nullptr) {
+// time N hashfull N pv <moves>`, or -1. With `multipv`, the line must have "multipv K" after the
+// depth, and K is written there; `first_move` gets the principal variation's first move.
+int info_depth(const std::string& line, const Position& pos, int* multipv = nullptr,
+               std::string* first_move = nullptr) {
   const auto words = split_words(line);
   std::size_t i = 0;
   auto take = [&](std::string_view expected) { return i < words.size() && words[i++] == expected; };

@@ -124,11 +124,11 @@ class Searcher {
   bool clear();  // forget the table and history (new game); false, and nothing done, while searching
   // Returns an error for invalid limits, or if the system will not make the helper threads; a
   // position that is over gets best = null move. on_iteration is called after each completed
-  // iteration, once for each of its lines (limits.multipv), best first. An exception thrown by on_iteration ends the
-  // search (helper threads stopped and joined) and leaves search() to the caller. A stop
-  // requested on `stop_token`, before the search starts or while it runs, ends it as stop()
-  // does (an infinite search included); one requested before it starts makes it return at
-  // once, with the best-ordered legal move at depth 0.
+  // iteration, once for each of its lines (limits.multipv), best first. An exception thrown by
+  // on_iteration ends the search (helper threads stopped and joined) and leaves search() to the
+  // caller. A stop requested on `stop_token`, before the search starts or while it runs, ends it
+  // as stop() does (an infinite search included); one requested before it starts makes it
+  // return at once, with the best-ordered legal move at depth 0.
   Expected<SearchResult> search(const Position& pos, const SearchLimits& limits,
                                 std::function<void(const SearchInfo&)> on_iteration = {},
                                 std::stop_token stop_token = {});

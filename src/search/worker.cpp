@@ -207,7 +207,8 @@ void Worker::order_root_moves(const Position& root) {
   if (shared_.features.transposition_table && shared_.table.probe(root.key(), root.hash(), e)) table_move = e.move;
   MovePicker<V> picker(root, shared_.features, table_move, killers_[0], history_[root.side_to_move()]);
   root_moves_.clear();
-  for (Move m = picker.next(); !m.is_null(); m = picker.next()) root_moves_.push_back({m, -score_infinite, false, false, {}});
+  for (Move m = picker.next(); !m.is_null(); m = picker.next())
+    root_moves_.push_back({m, -score_infinite, false, false, {}});
 }
 
 template <class V>
