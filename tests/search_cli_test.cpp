@@ -130,7 +130,11 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   // x (you) captures the second-to-last o counter: the game ends at once.
   const Run win = run_moon("play --fen '4o/5/5/2x2/xo3 x' --depth 2", "hint\nc2c1\n");
   CHECK(win.status == 0);
-  CHECK(contains(win.out, "hint: c2c1"));
+  // The hint names the best move, then the next two with their scores.
+  CHECK(contains(win.out, "hint: c2c1  (score win 1; then "));
+  const std::size_t hint_at = win.out.find("hint: ");
+  const std::string hint = win.out.substr(hint_at, win.out.find('\n', hint_at) - hint_at);
+  CHECK(std::count(hint.begin(), hint.end(), ',') == 1);  // "; then A score, B score)"
   CHECK(contains(win.out, "you play c2c1 capturing b1"));
   CHECK(contains(win.out, "game over: x wins"));
   CHECK(contains(win.out, "you win"));

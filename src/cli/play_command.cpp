@@ -27,7 +27,7 @@ constexpr std::string_view help =
     "game can be scripted); end of input quits. At your turn type a move (b4, b3c3, 0000 or\n"
     "'pass' when blocked) or one of:\n"
     "  moves   list your legal moves and how many counters each captures: b3c3(x2)\n"
-    "  hint    ask the engine for a move\n"
+    "  hint    ask the engine for a move (and the next two best, with their scores)\n"
     "  undo    take back your last move and the engine's reply\n"
     "  quit    end the game\n"
     "Ctrl-C while the engine thinks makes it move (or give its hint) now, and the game goes\n"
@@ -40,6 +40,8 @@ constexpr std::string_view help =
     "  --side x|o         the side you play (default x; the side to move starts)\n";
 
 constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit";
+// A hint names the best move and the next best ones (the search asks for this many lines).
+constexpr int hint_lines = 3;
 
 struct Game {
   Color human = x;
@@ -88,10 +90,38 @@ std::string trim(const std::string& line) {
 // Ctrl-C while the engine thinks makes it move (or give its hint) now, with the best move of
 // the iterations it completed; a second one quits. At the prompt Ctrl-C quits at once.
 // `announce`, written once Ctrl-C is watched, says so.
-Expected<SearchResult> think(Game& g, std::string_view announce) {
+// Searches the position under the game's limits; with `lines` above 1, `last` receives the lines
+// of the deepest completed iteration (multi-PV), best first.
+Expected<SearchResult> think(Game& g, std::string_view announce, int lines = 1,
+                             std::vector<SearchInfo>* last = nullptr) {
   const InterruptWatch interrupt(name, "the engine stops thinking");
   std::cout << announce << std::endl;
-  return g.searcher.search(g.pos, g.limits, {}, interrupt.token());
+  SearchLimits limits = g.limits;
+  limits.multipv = lines;
+  const auto keep = [&](const SearchInfo& info) {
+    if (info.line == 1) last->clear();
+    last->push_back(info);
+  };
+  return g.searcher.search(g.pos, limits, last ? std::function<void(const SearchInfo&)>(keep) : nullptr,
+                           interrupt.token());
+}
+
+// The hint: the engine's best move and, where it found them, the next two with their scores
+// ("hint: c1c2  (score win 13; then d2e2 win 13, c1d1 cp 227)").
+void give_hint(Game& g) {
+  std::vector<SearchInfo> lines;
+  const auto r = think(g, "moon looks for a hint (Ctrl-C: now)", hint_lines, &lines);
+  if (!r) {
+    std::cout << "no hint: the search failed: " << r.error().message << "\n";
+    return;
+  }
+  std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info);
+  // The lines are the deepest iteration's, whose first is the result (unless a stop came before
+  // the first iteration completed: then there are none).
+  for (std::size_t i = 1; i < lines.size() && !lines.front().pv.empty() && lines.front().pv[0] == r->best; ++i)
+    if (!lines[i].pv.empty())
+      std::cout << (i == 1 ? "; then " : ", ") << to_string(lines[i].pv[0]) << " " << to_string(lines[i].score_info);
+  std::cout << ")\n";
 }
 
 // The engine's move: searched, announced, played. False if the search failed.
@@ -235,9 +265,7 @@ int play_command(Args args) {
       continue;
     }
     if (input == "hint") {
-      const auto r = think(g, "moon looks for a hint (Ctrl-C: now)");
-      if (r) std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info) << ")\n";
-      else std::cout << "no hint: the search failed: " << r.error().message << "\n";
+      give_hint(g);
       continue;
     }
     const bool pass_word = input == "pass";
