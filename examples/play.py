@@ -79,6 +79,7 @@ class SearchInfo(ctypes.Structure):
         ("time_ms", ctypes.c_int64),
         ("pv", ctypes.c_char * PV_TEXT_SIZE),
         ("multipv", ctypes.c_int),
+        ("lines", ctypes.c_int),
     ]
 
 

@@ -250,6 +250,7 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   } lines;
   const moon_search_callback record_lines = [](const moon_search_info* info, void* user) {
     auto& l = *static_cast<Lines*>(user);
+    CHECK(info->lines == 3);
     l.depth_and_line.emplace_back(info->depth, info->multipv);
     if (info->multipv == 1) l.firsts.clear();
     l.firsts.emplace_back(info->best_move);
@@ -264,6 +265,7 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   CHECK(lines.firsts[2] != lines.firsts[0]);
   CHECK(lines.firsts[2] != lines.firsts[1]);
   CHECK(result.multipv == 1);
+  CHECK(result.lines == 1);
 
   moon_search_limits bad = {101, 0, 0, 0, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);

@@ -164,7 +164,8 @@ TEST_CASE("the text of an iteration's report: moon analyze's line, the protocol'
   CHECK(to_string(info) == "depth 7 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3 pv c1 c1c2");
   info.pv.clear();
   CHECK(to_string(info) == "depth 7 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3");
-  info.line = 2;  // of three: multi-PV
+  info.multipv = 3;  // multi-PV: the second line of three
+  info.line = 2;
   info.lines = 3;
   CHECK(to_string(info) == "depth 7 multipv 2 score loss 4 nodes 12345 nps 678000 time 18 hashfull 3");
 }
@@ -375,21 +376,13 @@ TEST_CASE("multi-PV: the best moves in order, each once, with legal lines; the f
   }
 }
 
-TEST_CASE("multi-PV: one line is the search as it was; out-of-range counts are refused") {
-  // The same nodes and the same result with multipv 1 given or left to its default, and the
-  // report names no line.
+TEST_CASE("multi-PV: out-of-range counts are refused; one line asked for names no line") {
   const Position pos = parse("4x/5/xo2o/3x1/2x2 x");
   SearchLimits limits;
-  limits.depth = 6;
+  limits.depth = 4;
   std::vector<std::string> reports;
-  const auto a = Searcher().search(pos, limits, [&](const SearchInfo& info) { reports.push_back(to_string(info)); });
-  limits.multipv = 1;
-  const auto b = Searcher().search(pos, limits);
-  REQUIRE(a.has_value());
-  REQUIRE(b.has_value());
-  CHECK(a->nodes == b->nodes);
-  CHECK(a->best == b->best);
-  CHECK(a->score == b->score);
+  REQUIRE(Searcher().search(pos, limits, [&](const SearchInfo& info) { reports.push_back(to_string(info)); }));
+  REQUIRE(reports.size() == 4);
   for (const std::string& line : reports) CHECK(line.find("multipv") == std::string::npos);
   Searcher s;
   for (int bad : {0, -1, max_multipv + 1}) {
@@ -398,6 +391,71 @@ TEST_CASE("multi-PV: one line is the search as it was; out-of-range counts are r
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message == "multipv must be from 1 to 64, not " + std::to_string(bad));
   }
+  // Asked for more lines than there are moves (x is blocked: the pass only), the one line still
+  // says which it is, as frontends that asked for several expect.
+  limits.multipv = 3;
+  limits.depth = 2;
+  reports.clear();
+  REQUIRE(s.search(parse("5/5/5/oo3/xxo2 x"), limits, [&](const SearchInfo& info) {
+    CHECK(info.line == 1);
+    CHECK(info.lines == 1);
+    CHECK(info.multipv == 3);
+    reports.push_back(to_string(info));
+  }));
+  REQUIRE(reports.size() == 2);
+  CHECK(reports[0].rfind("depth 1 multipv 1 score ", 0) == 0);
+}
+
+TEST_CASE("multi-PV: each line's proof is its own move's; the search ends once every line is settled") {
+  // o to move, 17 of 30 on the clock: b3b4, c3c2 and c3d3 each lead to a proven draw at depth
+  // 2 (the clock runs out) while other moves are only estimated. With three lines each says
+  // draw; with one, the position's score is no proven draw, since the estimated moves might
+  // prove better.
+  const Position drawn = parse("x1o1o/5/1oo2/x3x/x4 o 0 0 17 30");
+  SearchLimits limits;
+  limits.depth = 2;
+  limits.multipv = 3;
+  std::vector<SearchInfo> last;
+  REQUIRE(Searcher().search(drawn, limits, [&](const SearchInfo& info) {
+    if (info.line == 1) last.clear();
+    last.push_back(info);
+  }));
+  REQUIRE(last.size() == 3);
+  for (const SearchInfo& line : last) {
+    INFO(to_string(line));
+    CHECK(line.score_info.kind == ScoreKind::draw);
+    // Its move alone, searched one ply shallower, is a proven draw too.
+    SearchLimits one;
+    one.depth = 1;
+    const auto child = Searcher().search(drawn.after(line.pv.front()), one);
+    REQUIRE(child.has_value());
+    CHECK(child->score_info.kind == ScoreKind::draw);
+  }
+  limits.multipv = 1;
+  const auto single = Searcher().search(drawn, limits);
+  REQUIRE(single.has_value());
+  CHECK(single->score_info.kind == ScoreKind::heuristic);
+
+  // 4 v 2: c1c2 and d2e2 win in 13, c1d1 in 17. With three lines the search goes on until the
+  // third is settled too (depth 17), then stops, short of the depth asked for.
+  const Position won = parse("4x/5/xo2o/3x1/2x2 x");
+  limits.depth = 30;
+  limits.multipv = 3;
+  last.clear();
+  const auto r = Searcher().search(won, limits, [&](const SearchInfo& info) {
+    if (info.line == 1) last.clear();
+    last.push_back(info);
+  });
+  REQUIRE(r.has_value());
+  CHECK(r->depth == 17);
+  REQUIRE(last.size() == 3);
+  CHECK(to_string(last[0].score_info) == "win 13");
+  CHECK(to_string(last[1].score_info) == "win 13");
+  CHECK(to_string(last[2].score_info) == "win 17");
+  limits.multipv = 1;
+  const auto alone = Searcher().search(won, limits);
+  REQUIRE(alone.has_value());
+  CHECK(alone->depth == 13);  // one line: settled as soon as the win in 13 is found
 }
 
 TEST_CASE("forced capture wins are found at the distance an exhaustive minimax gives") {

@@ -219,9 +219,12 @@ typedef struct moon_search_info {
   int64_t time_ms;
   char pv[MOON_PV_TEXT_SIZE]; /* the expected line, moves separated by spaces */
   int multipv;                /* which line of the iteration (moon_search_limits.multipv): 1 the best */
+  int lines;                  /* of how many: the last line of an iteration has multipv == lines */
 } moon_search_info;
 
-/* Called on the searching thread after each completed iteration. */
+/* Called on the searching thread after each completed iteration, once for each of its lines
+ * (moon_search_limits.multipv), best first. With more than one line asked for, a line's score is
+ * its own move's (a proven draw is that move's); with one, the position's. */
 typedef void (*moon_search_callback)(const moon_search_info* info, void* user_data);
 
 typedef enum moon_outcome { MOON_OUTCOME_WIN = 0, MOON_OUTCOME_DRAW = 1, MOON_OUTCOME_LOSS = 2 } moon_outcome;

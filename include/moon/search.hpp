@@ -65,12 +65,17 @@ struct SearchInfo {                // reported after each completed iteration
   std::int64_t time_ms;
   std::vector<Move> pv;
   int hashfull;                    // table fill, per mille
-  int line = 1;                    // which line of the iteration: 1 the best (SearchLimits::multipv)
-  int lines = 1;                   // how many lines the iteration reports, one call each, in order
+  // Multi-PV (SearchLimits::multipv): the lines asked for; this report's line (1 the best) of the
+  // iteration's `lines` (fewer than asked where the position has fewer legal moves), each
+  // reported in turn. With more than one asked for, a line's score is its own move's value
+  // (proven or not by that move alone), where the single line's is the position's.
+  int multipv = 1;
+  int line = 1;
+  int lines = 1;
 };
 // "depth D score S nodes N nps R time MS hashfull H pv MOVE ..." (S as to_string(ScoreInfo);
-// no "pv" when the line is empty; "multipv K" after the depth when the iteration reports more
-// than one line): `moon analyze`'s lines, the protocol's after "info ".
+// no "pv" when the line is empty; "multipv K" after the depth, K the line, when more than one
+// line was asked for): `moon analyze`'s lines, the protocol's after "info ".
 std::string to_string(const SearchInfo& info);
 
 struct SearchResult {

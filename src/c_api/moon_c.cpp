@@ -153,6 +153,7 @@ moon_search_info to_info(const SearchInfo& in) {
   info.time_ms = in.time_ms;
   set_pv(info.pv, in.pv);
   info.multipv = in.line;
+  info.lines = in.lines;
   return info;
 }
 
@@ -166,6 +167,7 @@ moon_search_info to_info(const SearchResult& in) {
   info.time_ms = in.time_ms;
   set_pv(info.pv, in.pv);
   info.multipv = 1;
+  info.lines = 1;
   return info;
 }
 

@@ -1,4 +1,5 @@
 // The Searcher: options, limits, time, helper threads (Lazy SMP) and the reports to frontends.
+#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -201,13 +202,17 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
       for (int i = 0; i < lines; ++i) {
         const search::Line& line = it.lines[std::size_t(i)];
         on_iteration(SearchInfo{it.depth, line.score, score_info(line.score, line.proven), nodes, nps, time_ms,
-                                line.pv, shared.table.hashfull(), i + 1, lines});
+                                line.pv, shared.table.hashfull(), limits.multipv, i + 1, lines});
       }
     }
     if (it.proven) return false;  // the game's value (and every move's): deeper iterations cannot change it
     // A win or loss within the horizon is the shortest win / longest defence: settled. With more
-    // than one line the others may still be heuristic, and deeper iterations sharpen them.
-    if (lines == 1 && is_proven_decisive(it.score) && score_info(it.score).value <= it.depth) return false;
+    // than one line, once every line is (a draw is not: a move outside the lines, scored by a
+    // heuristic, may still prove better than a drawn line).
+    const auto settled = [&](const search::Line& line) {
+      return is_proven_decisive(line.score) && score_info(line.score).value <= it.depth;
+    };
+    if (std::all_of(it.lines.begin(), it.lines.end(), settled)) return false;
     if (budget.soft_ms && !limits.movetime_ms && time_ms >= budget.soft_ms / 2) return false;
     return true;
   };
@@ -240,7 +245,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
 
 std::string to_string(const SearchInfo& info) {
   std::string text = "depth " + std::to_string(info.depth) +
-                     (info.lines > 1 ? " multipv " + std::to_string(info.line) : std::string()) + " score " +
+                     (info.multipv > 1 ? " multipv " + std::to_string(info.line) : std::string()) + " score " +
                      to_string(info.score_info) + " nodes " +
                      std::to_string(info.nodes) + " nps " + std::to_string(info.nps) + " time " +
                      std::to_string(info.time_ms) + " hashfull " + std::to_string(info.hashfull);

@@ -265,7 +265,10 @@ bool Worker::search_root(const Position& root, int depth, Iteration& out) {
   out.lines.clear();
   for (std::size_t i = 0; i < lines; ++i) {
     const RootMove& rm = root_moves_[i];
-    out.lines.push_back(Line{rm.score, i == 0 ? all_proven : rm.proven, extend_pv_from_table(root, rm.pv, depth)});
+    // One line asked for: its score is the position's, proven only if every move's was. More:
+    // each line's is its own move's.
+    const bool proven = shared_.multipv == 1 ? all_proven : rm.proven;
+    out.lines.push_back(Line{rm.score, proven, extend_pv_from_table(root, rm.pv, depth)});
   }
   out.pv = out.lines.front().pv;
   return true;

@@ -66,8 +66,9 @@ struct Iteration {
   bool proven = false;  // the score is the game's value, not a heuristic estimate
   std::vector<Move> pv;
   // The best SharedState::multipv moves (or every legal move if fewer), best first; the first
-  // is the best move's line, with `score` and `pv` (but `proven` says more: that every move's
-  // score was proven, so the best is the game's value).
+  // is the best move's line, with `score` and `pv`. `proven` above says more: that every move's
+  // score was proven, so the best is the game's value; a line's own flag is that (with one line
+  // asked for) or its move's alone (with more).
   std::vector<Line> lines;
 };
 

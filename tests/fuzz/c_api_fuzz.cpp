@@ -90,6 +90,8 @@ void stop_on_iteration(const moon_search_info* info, void* engine) {
   require(info != nullptr, "a search callback without its info");
   require(std::memchr(info->pv, 0, sizeof info->pv) && std::memchr(info->best_move, 0, sizeof info->best_move),
           "search info text without its NUL");
+  require(info->lines >= 1 && info->lines <= 64 && info->multipv >= 1 && info->multipv <= info->lines,
+          "a search line numbered outside 1 to its iteration's lines");
   check_status(moon_engine_stop(static_cast<moon_engine*>(engine)), "moon_engine_stop (from the callback)");
 }
 
@@ -316,8 +318,9 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
                                                null_out ? nullptr : &info);
       check_status(s, "moon_engine_search");
       if (s == MOON_OK && !null_out)
-        require(std::memchr(info.best_move, 0, sizeof info.best_move) && std::memchr(info.pv, 0, sizeof info.pv),
-                "search result text without its NUL");
+        require(std::memchr(info.best_move, 0, sizeof info.best_move) && std::memchr(info.pv, 0, sizeof info.pv) &&
+                    info.multipv == 1 && info.lines == 1,
+                "search result text without its NUL, or not line 1 of 1");
       break;
     }
     case 12: {
