@@ -208,7 +208,8 @@ typedef enum moon_score_kind {
   MOON_SCORE_DRAW = 3       /* proven draw: value 0 */
 } moon_score_kind;
 
-/* One completed iteration (for the progress callback) or the final result of a search. */
+/* One line of a completed iteration (for the progress callback) or the final result of a search
+ * (line 1 of 1). */
 typedef struct moon_search_info {
   char best_move[MOON_MOVE_TEXT_SIZE]; /* "" when the game is over */
   moon_score_kind score_kind;
