@@ -196,7 +196,9 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     // from which a rate would be off by any factor (it read "nodes 17 nps 17000 time 0").
     const std::int64_t time_us = shared.elapsed_us(), time_ms = time_us / 1000;
     const std::uint64_t nodes = im.total_nodes();
-    const std::uint64_t nps = nodes * 1'000'000 / std::uint64_t(std::max<std::int64_t>(time_us, 1));
+    // In floating point: nodes * 10^6 would overflow 64 bits past 1.8 * 10^13 nodes (weeks of
+    // an infinite analysis).
+    const auto nps = std::uint64_t(double(nodes) * 1e6 / double(std::max<std::int64_t>(time_us, 1)));
     const int lines = int(it.lines.size());
     if (on_iteration) {
       for (int i = 0; i < lines; ++i) {
