@@ -83,6 +83,16 @@ class SearchInfo(ctypes.Structure):
     ]
 
 
+# moon_search_callback: called once for each line of each completed iteration.
+SEARCH_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.POINTER(SearchInfo), ctypes.c_void_p)
+
+
+def score_text(info):
+    """A search line's score as moon prints it: 'cp 12', 'win 7', 'loss 4' or 'draw'."""
+    text = SCORE_KINDS[info.score_kind]
+    return text if info.score_kind == 3 else "%s %d" % (text, info.score_value)
+
+
 class MoonError(Exception):
     """A call of the C API failed; the message is the library's."""
 
@@ -199,10 +209,27 @@ class Engine:
         info = SearchInfo()
         self.library.call("moon_engine_search", self.handle, game.handle, ctypes.byref(self.limits), None, None,
                           ctypes.byref(info))
-        score = SCORE_KINDS[info.score_kind]
-        if info.score_kind != 3:
-            score += " %d" % info.score_value
-        return info.best_move.decode(), "depth %d, score %s" % (info.depth, score)
+        return info.best_move.decode(), "depth %d, score %s" % (info.depth, score_text(info))
+
+    def hint(self, game, lines=3):
+        """The best move and the next lines - 1 best, from one search of that many lines (multi-PV):
+        'b4 (depth 3, score cp 30; then c4 cp 18, d5 cp 12)'."""
+        limits = SearchLimits(depth=self.limits.depth, multipv=lines)
+        last = []  # the deepest completed iteration's lines: (move, score)
+
+        def keep(info, _user_data):
+            if info.contents.multipv == 1:
+                del last[:]
+            last.append((info.contents.best_move.decode(), score_text(info.contents)))
+
+        callback = SEARCH_CALLBACK(keep)  # kept alive until the search returns
+        info = SearchInfo()
+        self.library.call("moon_engine_search", self.handle, game.handle, ctypes.byref(limits),
+                          ctypes.cast(callback, ctypes.c_void_p), None, ctypes.byref(info))
+        text = "%s (depth %d, score %s" % (info.best_move.decode(), info.depth, score_text(info))
+        if len(last) > 1 and last[0][0] == info.best_move.decode():
+            text += "; then " + ", ".join("%s %s" % line for line in last[1:])
+        return text + ")"
 
 
 def find_library(explicit):
@@ -287,7 +314,7 @@ def human_game(library, human_side, depth):
                           "or hint, undo, quit")
                     continue
                 if move == "hint":
-                    print("hint: %s (%s)" % engine.best_move(game))
+                    print("hint: " + engine.hint(game))
                     continue
                 if move == "undo":
                     if not snapshots:
