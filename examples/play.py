@@ -226,10 +226,14 @@ class Engine:
         info = SearchInfo()
         self.library.call("moon_engine_search", self.handle, game.handle, ctypes.byref(limits),
                           ctypes.cast(callback, ctypes.c_void_p), None, ctypes.byref(info))
-        text = "%s (depth %d, score %s" % (info.best_move.decode(), info.depth, score_text(info))
-        if len(last) > 1 and last[0][0] == info.best_move.decode():
-            text += "; then " + ", ".join("%s %s" % line for line in last[1:])
-        return text + ")"
+        # Each line's score is its own move's (the result's is the position's, a proven draw
+        # only when every move is proven): the lines' are shown, all of one kind.
+        if last and last[0][0] == info.best_move.decode():
+            text = "%s (depth %d, score %s" % (last[0][0], info.depth, last[0][1])
+            if len(last) > 1:
+                text += "; then " + ", ".join("%s %s" % line for line in last[1:])
+            return text + ")"
+        return "%s (depth %d, score %s)" % (info.best_move.decode(), info.depth, score_text(info))
 
 
 def find_library(explicit):

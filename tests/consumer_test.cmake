@@ -3,6 +3,7 @@
 #   BUILD_DIR  the build to install       SOURCE_DIR  tests/consumer
 #   WORK_DIR   a scratch directory        CONFIG      the configuration to install
 #   GENERATOR, CXX_COMPILER               as the build used
+#   SONAME     libmoon_c's soname (libmoon_c.so.0.2 before 1.0: the minor version is part of it)
 include(${CMAKE_CURRENT_LIST_DIR}/install_to_prefix.cmake)
 
 file(GLOB_RECURSE config_files ${prefix}/*/moonConfig.cmake)
@@ -31,6 +32,14 @@ endif()
 run(${c_program})
 if(NOT output STREQUAL "position: 5/1x3/5/5/5 o 11 12 0 1\nsearch: a legal move\n")
   message(FATAL_ERROR "consumer_c printed:\n${output}")
+endif()
+# The C program records the library by its soname, which names the version whose binary
+# interface it was built for: a newer, incompatible libmoon_c is then not loaded in its place.
+if(NOT CMAKE_HOST_WIN32 AND NOT CMAKE_HOST_APPLE)
+  file(STRINGS ${c_program} needed REGEX "^libmoon_c\\.so")
+  if(NOT needed STREQUAL "${SONAME}")
+    message(FATAL_ERROR "consumer_c needs '${needed}', not the soname ${SONAME}")
+  endif()
 endif()
 message(STATUS "installed to ${prefix}; the consumer project built and ran with moon::moon and moon::moon_c")
 file(REMOVE_RECURSE ${WORK_DIR})

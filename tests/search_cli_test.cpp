@@ -135,6 +135,14 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   const std::size_t hint_at = win.out.find("hint: ");
   const std::string hint = win.out.substr(hint_at, win.out.find('\n', hint_at) - hint_at);
   CHECK(std::count(hint.begin(), hint.end(), ',') == 1);  // "; then A score, B score)"
+  // Each move's own score, all of one kind: b3b4's draw is proven as c3c2's and c3d3's are,
+  // though the position's score is not (other moves are only estimated at depth 2).
+  const Run drawn = run_moon("play --fen 'x1o1o/5/1oo2/x3x/x4 o 0 0 17 30' --side o --depth 2", "hint\nquit\n");
+  CHECK(contains(drawn.out, "hint: b3b4  (score draw; then c3c2 draw, c3d3 draw)\n"));
+  // The hint's search ends once its first line is settled, as the engine's own would: the win in
+  // 1 at depth 1 (the other two lines, searched on to depth 19, would be draws).
+  const Run settled = run_moon("play --fen '4o/5/5/2x2/xo3 x' --depth 30", "hint\nquit\n");
+  CHECK(contains(settled.out, "hint: c2c1  (score win 1; then c2c3 cp 11, c2d2 cp 11)\n"));
   CHECK(contains(win.out, "you play c2c1 capturing b1"));
   CHECK(contains(win.out, "game over: x wins"));
   CHECK(contains(win.out, "you win"));

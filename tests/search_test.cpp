@@ -407,7 +407,7 @@ TEST_CASE("multi-PV: out-of-range counts are refused; one line asked for names n
 }
 
 TEST_CASE("multi-PV: each line's proof is its own move's; the search ends once every line is settled") {
-  // o to move, 17 of 30 on the clock: b3b4, c3c2 and c3d3 each lead to a proven draw at depth
+  // o to move, the clock at 17 of 20: b3b4, c3c2 and c3d3 each lead to a proven draw at depth
   // 2 (the clock runs out) while other moves are only estimated. With three lines each says
   // draw; with one, the position's score is no proven draw, since the estimated moves might
   // prove better.

@@ -249,7 +249,9 @@ MOON_API moon_status moon_engine_clear(moon_engine* engine);
 
 /* Searches the position, blocking until a limit is reached or it is stopped (moon_engine_stop()
  * or a stop signal); *out receives the best move of the deepest completed iteration (its
- * multipv 1). Stopped before the first iteration completed, it is the first legal move in the
+ * multipv 1) with the position's score: with more than one line asked for, that is a proven
+ * draw only when every move's score is proven, where line 1 says draw if its own move is one.
+ * Stopped before the first iteration completed, it is the first legal move in the
  * engine's order, not searched, with depth 0 and the position's static evaluation as a
  * heuristic score. limits may be NULL (no limit), callback may be NULL. A position that is over
  * gives best_move "".

@@ -90,8 +90,10 @@ std::string trim(const std::string& line) {
 // Ctrl-C while the engine thinks makes it move (or give its hint) now, with the best move of
 // the iterations it completed; a second one quits. At the prompt Ctrl-C quits at once.
 // `announce`, written once Ctrl-C is watched, says so.
-// Searches the position under the game's limits; with `lines` above 1, `last` receives the lines
-// of the deepest completed iteration (multi-PV), best first.
+// With `lines` above 1, `last` receives the lines of the deepest completed iteration (multi-PV),
+// best first, and the search ends once the first is a win or loss within the depth searched, as
+// a search of one line would: the others are extras, and waiting for them too could take many
+// times longer under a depth limit alone.
 Expected<SearchResult> think(Game& g, std::string_view announce, int lines = 1,
                              std::vector<SearchInfo>* last = nullptr) {
   const InterruptWatch interrupt(name, "the engine stops thinking");
@@ -101,6 +103,9 @@ Expected<SearchResult> think(Game& g, std::string_view announce, int lines = 1,
   const auto keep = [&](const SearchInfo& info) {
     if (info.line == 1) last->clear();
     last->push_back(info);
+    const ScoreInfo& best = last->front().score_info;
+    const bool decided = best.kind == ScoreKind::win || best.kind == ScoreKind::loss;
+    if (info.line == info.lines && decided && best.value <= info.depth) g.searcher.stop();
   };
   return g.searcher.search(g.pos, limits, last ? std::function<void(const SearchInfo&)>(keep) : nullptr,
                            interrupt.token());
@@ -115,10 +120,14 @@ void give_hint(Game& g) {
     std::cout << "no hint: the search failed: " << r.error().message << "\n";
     return;
   }
-  std::cout << "hint: " << to_string(r->best) << "  (score " << to_string(r->score_info);
-  // The lines are the deepest iteration's, whose first is the result (unless a stop came before
-  // the first iteration completed: then there are none).
-  for (std::size_t i = 1; i < lines.size() && !lines.front().pv.empty() && lines.front().pv[0] == r->best; ++i)
+  // The lines are the deepest iteration's, whose first is the result's move (unless a stop came
+  // before the first iteration completed: then there are none). Each line's score is its own
+  // move's, which the result's (the position's) may not be: a proven draw there only when every
+  // move is proven. The lines' scores are shown, all of one kind.
+  const bool have_lines = !lines.empty() && !lines.front().pv.empty() && lines.front().pv[0] == r->best;
+  std::cout << "hint: " << to_string(r->best) << "  (score "
+            << to_string(have_lines ? lines.front().score_info : r->score_info);
+  for (std::size_t i = 1; have_lines && i < lines.size(); ++i)
     if (!lines[i].pv.empty())
       std::cout << (i == 1 ? "; then " : ", ") << to_string(lines[i].pv[0]) << " " << to_string(lines[i].score_info);
   std::cout << ")\n";

@@ -197,7 +197,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     const std::int64_t time_us = shared.elapsed_us(), time_ms = time_us / 1000;
     const std::uint64_t nodes = im.total_nodes();
     // In floating point: nodes * 10^6 would overflow 64 bits past 1.8 * 10^13 nodes (weeks of
-    // an infinite analysis).
+    // an infinite analysis on one thread, hours on 256).
     const auto nps = std::uint64_t(double(nodes) * 1e6 / double(std::max<std::int64_t>(time_us, 1)));
     const int lines = int(it.lines.size());
     if (on_iteration) {
