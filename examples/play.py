@@ -120,6 +120,7 @@ class Library:
             "moon_squares_to_string": (status, [ctypes.c_uint32, ctypes.c_char_p, ctypes.c_size_t]),
             "moon_engine_new": (status, [p(EngineOptions), p(ctypes.c_void_p)]),
             "moon_engine_free": (None, [ctypes.c_void_p]),
+            "moon_engine_stop": (status, [ctypes.c_void_p]),
             "moon_engine_search": (status, [ctypes.c_void_p, ctypes.c_void_p, p(SearchLimits), ctypes.c_void_p,
                                             ctypes.c_void_p, p(SearchInfo)]),
         }
@@ -216,11 +217,18 @@ class Engine:
         'b4 (depth 3, score cp 30; then c4 cp 18, d5 cp 12)'."""
         limits = SearchLimits(depth=self.limits.depth, multipv=lines)
         last = []  # the deepest completed iteration's lines: (move, score)
+        first = {}  # line 1's score of that iteration
 
         def keep(info, _user_data):
-            if info.contents.multipv == 1:
+            line = info.contents
+            if line.multipv == 1:
                 del last[:]
-            last.append((info.contents.best_move.decode(), score_text(info.contents)))
+                first.update(kind=line.score_kind, value=line.score_value)
+            last.append((line.best_move.decode(), score_text(line)))
+            # Once the best line is a win or loss within the depth searched, the search ends, as
+            # a search of one line would: the other lines are extras.
+            if line.multipv == line.lines and first["kind"] in (1, 2) and first["value"] <= line.depth:
+                self.library.call("moon_engine_stop", self.handle)
 
         callback = SEARCH_CALLBACK(keep)  # kept alive until the search returns
         info = SearchInfo()
