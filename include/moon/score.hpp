@@ -43,6 +43,12 @@ constexpr ScoreInfo score_info(Score s, bool proven_draw = false) {
   return {ScoreKind::heuristic, s};
 }
 
+// A win or loss the game ends in within `depth` plies, found by a search of that depth: the
+// fastest win or the longest defence, which deeper iterations cannot change.
+constexpr bool is_settled_within(const ScoreInfo& info, int depth) {
+  return (info.kind == ScoreKind::win || info.kind == ScoreKind::loss) && info.value <= depth;
+}
+
 // Proven scores are stored in a transposition table relative to the node that stores them
 // ("win in N plies from here"), and converted back relative to the root when read at `ply`.
 constexpr Score score_to_table(Score s, int ply) {

@@ -103,9 +103,7 @@ Expected<SearchResult> think(Game& g, std::string_view announce, int lines = 1,
   const auto keep = [&](const SearchInfo& info) {
     if (info.line == 1) last->clear();
     last->push_back(info);
-    const ScoreInfo& best = last->front().score_info;
-    const bool decided = best.kind == ScoreKind::win || best.kind == ScoreKind::loss;
-    if (info.line == info.lines && decided && best.value <= info.depth) g.searcher.stop();
+    if (info.line == info.lines && is_settled_within(last->front().score_info, info.depth)) g.searcher.stop();
   };
   return g.searcher.search(g.pos, limits, last ? std::function<void(const SearchInfo&)>(keep) : nullptr,
                            interrupt.token());

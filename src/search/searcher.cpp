@@ -211,9 +211,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     // A win or loss within the horizon is the shortest win / longest defence: settled. With more
     // than one line, once every line is (a draw is not: a move outside the lines, scored by a
     // heuristic, may still prove better than a drawn line).
-    const auto settled = [&](const search::Line& line) {
-      return is_proven_decisive(line.score) && score_info(line.score).value <= it.depth;
-    };
+    const auto settled = [&](const search::Line& line) { return is_settled_within(score_info(line.score), it.depth); };
     if (std::all_of(it.lines.begin(), it.lines.end(), settled)) return false;
     if (budget.soft_ms && !limits.movetime_ms && time_ms >= budget.soft_ms / 2) return false;
     return true;
