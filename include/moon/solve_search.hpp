@@ -150,8 +150,7 @@ class SolveSearch {
           // answered from the table in one node, and so the loop went some 18 000 times, one ply
           // at a time. The bound every win meets is where the distance questions start.
           const int most = plies_of(win ? std::max(lower, solve_min_win) : std::min(upper, -solve_min_win));
-          say(std::string(win ? "won within " : "not lost within ") + std::to_string(most - 1) +
-              (most - 1 == 1 ? " ply? " : " plies? ") + describe_bounds(lower, upper));
+          say(std::string(win ? "won" : "not lost") + within(most - 1) + describe_bounds(lower, upper));
           narrow(win ? solve_win_in(most - 1) : solve_loss_in(most));
         }
         if (aborted_) return false;
@@ -160,14 +159,14 @@ class SolveSearch {
       std::uint64_t deepening_nodes = 0, whole_game_budget = 4096;
       for (int d = 1; !finished(); ++d) {
         const std::uint64_t before = nodes_;
-        // The progress line names the question being asked, with what is known before it.
-        const bool asks_win = upper >= solve_win_in(d) && lower < solve_win_in(d);
-        const bool asks_loss = lower <= solve_loss_in(d) && upper > solve_loss_in(d);
-        if (d <= solve_max_plies && (asks_win || asks_loss))
-          say("decided within " + std::to_string(d) + (d == 1 ? " ply? " : " plies? ") + describe_bounds(lower, upper));
         if (d <= solve_max_plies) {
-          if (upper >= solve_win_in(d) && lower < solve_win_in(d)) narrow(solve_win_in(d));         // won within d?
+          // The progress line names the question being asked, with what is known before it.
+          const bool asks_win = upper >= solve_win_in(d) && lower < solve_win_in(d);
+          const bool asks_loss = lower <= solve_loss_in(d) && upper > solve_loss_in(d);
+          if (asks_win || asks_loss) say("decided" + within(d) + describe_bounds(lower, upper));
+          if (asks_win) narrow(solve_win_in(d));  // won within d?
           if (aborted_) return false;
+          // Asked afresh: the answer to "won within d?" may have settled this one.
           if (lower <= solve_loss_in(d) && upper > solve_loss_in(d)) narrow(solve_loss_in(d + 1));  // not lost within d?
           if (aborted_) return false;
         }
@@ -231,6 +230,10 @@ class SolveSearch {
   }
 
  private:
+  // The progress line's words: " within 1 ply? ", " within 13 plies? ".
+  static std::string within(int plies) {
+    return " within " + std::to_string(plies) + (plies == 1 ? " ply? " : " plies? ");
+  }
   // The progress line's words for a whole-game probe: beta 1 asks "won?", beta 0 "not lost?".
   static std::string whole_game_question(SolveValue beta) {
     return beta > 0 ? "the whole game: won? " : "the whole game: not lost? ";
