@@ -260,15 +260,12 @@ TEST_CASE("progress describes what is known of the value, with distances only wh
   // names only real distances, and the last one the result.
   const Position pos = *parse_position("5/2o2/3x1/2x2/1ox2 x");  // a win in 20
   SolveTable table(16);
-  std::atomic<bool> stop{false};
-  SolveSearch<Variant<false, false>> search(table, stop);
   std::vector<std::string> lines;
-  SolveResult result;
-  REQUIRE(search.solve(pos, true, result, [&](const std::string& line) { lines.push_back(line); },
-                       SolveRole::whole_game));
-  REQUIRE(result.outcome == Outcome::win);
-  REQUIRE(result.plies == 20);
-  REQUIRE(!lines.empty());
+  const auto result = test::solve_directly(
+      pos, table, true, [&](const std::string& line) { lines.push_back(line); }, SolveRole::whole_game);
+  REQUIRE(result.has_value());
+  REQUIRE(result->outcome == Outcome::win);
+  REQUIRE(result->plies == 20);
   REQUIRE(lines.size() >= 3);
   CHECK(lines[0] == "the whole game: won? value between loss in 1 and win in 1");
   CHECK(lines[1].rfind("won within ", 0) == 0);
@@ -291,13 +288,11 @@ TEST_CASE("a lone solver's progress names each deepening step before it is taken
   // the question being asked, not the one just answered.
   const Position pos = *parse_position("4x/5/xo2o/3x1/2x2 x");  // a win in 13
   SolveTable table(16);
-  std::atomic<bool> stop{false};
-  SolveSearch<Variant<false, false>> search(table, stop);
   std::vector<std::string> lines;
-  SolveResult result;
-  REQUIRE(search.solve(pos, true, result, [&](const std::string& line) { lines.push_back(line); }));
-  REQUIRE(result.outcome == Outcome::win);
-  REQUIRE(result.plies == 13);
+  const auto result = test::solve_directly(pos, table, true, [&](const std::string& line) { lines.push_back(line); });
+  REQUIRE(result.has_value());
+  REQUIRE(result->outcome == Outcome::win);
+  REQUIRE(result->plies == 13);
   REQUIRE(lines.size() >= 3);
   CHECK(lines.front() == "decided within 1 ply? value between loss in 1 and win in 1");
   CHECK(lines[lines.size() - 2] == "decided within 13 plies? value between loss in 13 and win in 13");
