@@ -96,8 +96,9 @@ TEST_CASE("moon analyze --multipv: K lines per iteration, numbered, each its own
   CHECK(contains(first, " score win 13 "));
   CHECK(contains(second, " score win 13 "));
   CHECK_FALSE(contains(third, " score win 13 "));
-  CHECK(out.back() == "bestmove " + first.substr(first.find(" pv ") + 4, 4));
-  CHECK(first.substr(first.find(" pv ") + 4, 4) != second.substr(second.find(" pv ") + 4, 4));
+  const auto first_move = [](const std::string& line) { return line.substr(line.find(" pv ") + 4, 4); };
+  CHECK(out.back() == "bestmove " + first_move(first));
+  CHECK(first_move(first) != first_move(second));
 
   const Run bad = run_moon("analyze --multipv 65");
   CHECK(bad.status == 2);

@@ -122,6 +122,22 @@ Position random_endgame(std::mt19937& rng, const Rules& rules) {
   }
 }
 
+// A search and the lines of its deepest completed iteration, best first (multi-PV).
+struct SearchLines {
+  SearchResult result;
+  std::vector<SearchInfo> lines;
+};
+SearchLines search_lines(Searcher& searcher, const Position& pos, const SearchLimits& limits) {
+  SearchLines out;
+  const auto r = searcher.search(pos, limits, [&](const SearchInfo& info) {
+    if (info.line == 1) out.lines.clear();
+    out.lines.push_back(info);
+  });
+  REQUIRE(r.has_value());
+  out.result = *r;
+  return out;
+}
+
 bool pv_is_legal(const Position& root, const std::vector<Move>& pv) {
   Position pos = root;
   for (Move m : pv) {
@@ -286,14 +302,11 @@ TEST_CASE("multi-PV: every line's score is its move's value at the iteration's d
       SearchLimits limits;
       limits.depth = 2 + int(rng() % 2);
       limits.multipv = max_multipv;
-      std::vector<SearchInfo> last;  // the lines of the deepest iteration
       Searcher searcher(options);
-      const auto r = searcher.search(pos, limits, [&](const SearchInfo& info) {
-        if (info.line == 1) last.clear();
-        last.push_back(info);
-      });
-      REQUIRE(r.has_value());
-      INFO(to_string(pos), " depth ", r->depth);
+      const SearchLines found = search_lines(searcher, pos, limits);
+      const SearchResult& r = found.result;
+      const std::vector<SearchInfo>& last = found.lines;
+      INFO(to_string(pos), " depth ", r.depth);
       REQUIRE(last.size() == legal.size());
       for (const SearchInfo& line : last) {
         REQUIRE(!line.pv.empty());
@@ -301,7 +314,7 @@ TEST_CASE("multi-PV: every line's score is its move's value at the iteration's d
         CHECK(line.lines == int(legal.size()));
         const Position child = pos.after(line.pv.front());
         SearchLimits child_limits;
-        child_limits.depth = r->depth - 1;
+        child_limits.depth = r.depth - 1;
         const auto c = Searcher(options).search(child, child_limits);
         REQUIRE(c.has_value());
         CHECK(line.score == -score_from_table(c->score, 1));
@@ -310,18 +323,14 @@ TEST_CASE("multi-PV: every line's score is its move's value at the iteration's d
       // Asked for three lines, the others are searched against the third best score: the three
       // it reports must still be exact, the three best of all, at every depth (at depth 1 the
       // moves come in the move picker's order, not sorted by an earlier iteration).
-      for (int depth = 1; depth <= r->depth; ++depth) {
+      for (int depth = 1; depth <= r.depth; ++depth) {
         CAPTURE(depth);
         const auto lines_at = [&](int multipv) {
           SearchLimits l;
           l.depth = depth;
           l.multipv = multipv;
-          std::vector<SearchInfo> lines;
-          REQUIRE(Searcher(options).search(pos, l, [&](const SearchInfo& info) {
-            if (info.line == 1) lines.clear();
-            lines.push_back(info);
-          }));
-          return lines;
+          Searcher fresh(options);
+          return search_lines(fresh, pos, l).lines;
         };
         const auto all = lines_at(max_multipv), three = lines_at(3);
         REQUIRE(three.size() == std::min<std::size_t>(3, legal.size()));
@@ -415,11 +424,8 @@ TEST_CASE("multi-PV: each line's proof is its own move's; the search ends once e
   SearchLimits limits;
   limits.depth = 2;
   limits.multipv = 3;
-  std::vector<SearchInfo> last;
-  REQUIRE(Searcher().search(drawn, limits, [&](const SearchInfo& info) {
-    if (info.line == 1) last.clear();
-    last.push_back(info);
-  }));
+  Searcher searcher;
+  std::vector<SearchInfo> last = search_lines(searcher, drawn, limits).lines;
   REQUIRE(last.size() == 3);
   for (const SearchInfo& line : last) {
     INFO(to_string(line));
@@ -441,13 +447,10 @@ TEST_CASE("multi-PV: each line's proof is its own move's; the search ends once e
   const Position won = parse("4x/5/xo2o/3x1/2x2 x");
   limits.depth = 30;
   limits.multipv = 3;
-  last.clear();
-  const auto r = Searcher().search(won, limits, [&](const SearchInfo& info) {
-    if (info.line == 1) last.clear();
-    last.push_back(info);
-  });
-  REQUIRE(r.has_value());
-  CHECK(r->depth == 17);
+  Searcher other;
+  const SearchLines three = search_lines(other, won, limits);
+  last = three.lines;
+  CHECK(three.result.depth == 17);
   REQUIRE(last.size() == 3);
   CHECK(to_string(last[0].score_info) == "win 13");
   CHECK(to_string(last[1].score_info) == "win 13");
