@@ -216,18 +216,17 @@ class Engine:
         """The best move and the next lines - 1 best, from one search of that many lines (multi-PV):
         'b4 (depth 3, score cp 30; then c4 cp 18, d5 cp 12)'."""
         limits = SearchLimits(depth=self.limits.depth, multipv=lines)
-        last = []  # the deepest completed iteration's lines: (move, score)
-        first = {}  # line 1's score of that iteration
+        last = []  # the deepest completed iteration's lines: (move, score text, score kind, value)
 
         def keep(info, _user_data):
             line = info.contents
             if line.multipv == 1:
                 del last[:]
-                first.update(kind=line.score_kind, value=line.score_value)
-            last.append((line.best_move.decode(), score_text(line)))
+            last.append((line.best_move.decode(), score_text(line), line.score_kind, line.score_value))
             # Once the best line is a win or loss within the depth searched, the search ends, as
             # a search of one line would: the other lines are extras.
-            if line.multipv == line.lines and first["kind"] in (1, 2) and first["value"] <= line.depth:
+            _, _, kind, value = last[0]
+            if line.multipv == line.lines and kind in (1, 2) and value <= line.depth:
                 self.library.call("moon_engine_stop", self.handle)
 
         callback = SEARCH_CALLBACK(keep)  # kept alive until the search returns
@@ -239,7 +238,7 @@ class Engine:
         if last and last[0][0] == info.best_move.decode():
             text = "%s (depth %d, score %s" % (last[0][0], info.depth, last[0][1])
             if len(last) > 1:
-                text += "; then " + ", ".join("%s %s" % line for line in last[1:])
+                text += "; then " + ", ".join("%s %s" % line[:2] for line in last[1:])
             return text + ")"
         return "%s (depth %d, score %s)" % (info.best_move.decode(), info.depth, score_text(info))
 
