@@ -209,6 +209,7 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
       "go perft", "go perft -1", "go perft 256", "go perft 2 depth 2", "go xinc 10 xtime", "go xinc 10",
       "go solve depth 3", "go depth 3 solve", "go solve solve", "go infinite solve", "go perft 2 solve", "go solve 3",
       "go moves", "go depth 3 moves", "go solve moves moves", "go perft 2 moves", "go solve moves 3",
+      "go moves solve",
       "go xtime 1000",  // o is to move and its clock is missing
       "setoption", "setoption Hash value 1", "setoption name", "setoption name value 3", "setoption name Hash",
       "setoption name Hash value", "setoption name Hash value 0", "setoption name Hash value 65537",

@@ -53,6 +53,7 @@ Expected<GoCommand> parse_go(Words words) {
     }
     if (key == "moves") {
       if (go.solve_moves) return Error{"moves is given twice"};
+      if (!go.solve) return Error{"moves goes after solve (go solve moves)"};
       go.solve_moves = true;
       continue;
     }
@@ -97,7 +98,6 @@ Expected<GoCommand> parse_go(Words words) {
     if (!value) return value.error();
     if (key != "perft") seen_limit = true;
   }
-  if (go.solve_moves && !go.solve) return Error{"moves goes with solve (go solve moves)"};
   if (go.perft_depth && (seen_limit || go.infinite || go.solve)) return Error{"perft takes no other parameter"};
   if (go.solve && (seen_limit || go.infinite))
     return Error{"solve takes no other parameter but moves (it runs until proven or stopped)"};
