@@ -242,6 +242,8 @@ typedef struct moon_solve_result {
 /* options may be NULL (defaults). */
 MOON_API moon_status moon_engine_new(const moon_engine_options* options, moon_engine** out);
 
+/* Frees the engine and its tables (NULL: does nothing). Not while another thread is inside a call
+ * on it: stop that call (moon_engine_stop() or a stop signal) and wait for it to return first. */
 MOON_API void moon_engine_free(moon_engine* engine);
 
 /* Forgets the tables and history (a new game). MOON_ERROR_BUSY while it searches or solves. */

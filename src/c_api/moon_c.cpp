@@ -493,6 +493,9 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
     if (!engine) return null_argument("moon_engine_search", "engine");
     if (!position) return null_argument("moon_engine_search", "position");
     if (!out) return null_argument("moon_engine_search", "out");
+    // The engine is marked busy first, so that a moon_engine_stop() from now on reaches this call.
+    Run run(*engine);
+    if (!run.acquired()) return busy("moon_engine_search");
     SearchLimits l;
     if (limits) {
       if (limits->depth < 0 || limits->depth > max_search_depth || limits->movetime_ms < 0 ||
@@ -516,8 +519,6 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
       const moon_search_info c = to_info(info);
       callback(&c, user_data);
     };
-    Run run(*engine);
-    if (!run.acquired()) return busy("moon_engine_search");
     const auto result = engine->searcher.search(position->value, l, report, run.stop_token());
     // The limits are checked above: what is left is helper threads the system will not make.
     if (!result) return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_search: " + result.error().message);
