@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/elo.hpp"
@@ -394,11 +395,32 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   CHECK(run_moon("match --a nonsense").status == 2);
   CHECK(run_moon("match --a full:-nothing").status == 2);
   CHECK(run_moon("match --a-eval mobility").status == 2);
-  // Negative weights are allowed, down to -1000; the message keeps the sign.
+  // Negative weights are allowed, down to -1000.
   CHECK(run_moon("match --games 2 --depth 1 --a-eval material=-5,mobility=-1000").status == 0);
-  const Run too_low = run_moon("match --a-eval material=-2000");
-  CHECK(too_low.status == 2);
-  CHECK(contains(too_low.err, "material must be a whole number from -1000 to 1000, not '-2000'"));
+  // Refused with the reason: a weight out of range (the message keeps the sign), a name given
+  // twice in a list (the last would win in silence), an unknown one (the names there are are
+  // listed).
+  const std::pair<const char*, const char*> refused[] = {
+      {"match --a-eval material=-2000", "material must be a whole number from -1000 to 1000, not '-2000'"},
+      {"match --a-eval mobility=1,mobility=2", "weight 'mobility' is given twice"},
+      {"bench --engine full:+table,-table", "feature 'table' is given twice"},
+      {"match --a-eval foo=1", "unknown weight 'foo' (material, capture_threat, "},
+      {"match --a full:+foo", "unknown feature 'foo' (alphabeta, table, "},
+  };
+  for (const auto& entry : refused) {  // not a structured binding: INFO captures it in a lambda
+    INFO("moon ", entry.first);
+    const Run run = run_moon(entry.first);
+    CHECK(run.status == 2);
+    CHECK(contains(run.err, entry.second));
+  }
+  // What is echoed stays printable.
+  for (const char* args : {"match --a 'full\x1b[2J'", "match --b 'full:+\x1b'", "match --a-eval '\x1b=1'",
+                           "bench --engine 'plain\x07'", "play --side '\x1b'"}) {
+    INFO("moon ", args);
+    const Run echoed = run_moon(args);
+    CHECK(echoed.status == 2);
+    for (char c : echoed.err) CHECK(((c >= 0x20 && c < 0x7f) || c == '\n'));
+  }
 
   // Where a random opening move could end the game (x captures on its first move here), the
   // opening draws another: every game is the engines' to play, none over in 0 plies.

@@ -1,6 +1,9 @@
 #include "cli/search_options.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "moon/notation.hpp"
@@ -71,23 +74,28 @@ Expected<SearchFeatures> parse_features(const std::string& text) {
   const std::string base = text.substr(0, colon);
   SearchFeatures f;
   if (base == "plain") f = SearchFeatures::plain();
-  else if (base != "full") return Error{"engine settings must start with 'full' or 'plain', not '" + base + "'"};
+  else if (base != "full") return Error{"engine settings must start with 'full' or 'plain', not " + quoted(base)};
   if (colon == std::string::npos) return f;
   const auto items = list_items(text.substr(colon + 1), "the feature list");
   if (!items) return items.error();
+  const std::pair<std::string_view, bool*> features[] = {
+      {"alphabeta", &f.alpha_beta},     {"table", &f.transposition_table}, {"captures", &f.capture_ordering},
+      {"killers", &f.killers},          {"history", &f.history},           {"pvs", &f.principal_variation},
+      {"quiescence", &f.quiescence},
+  };
+  std::vector<std::string_view> seen;
   for (const std::string& item : *items) {
-    if (item.size() < 2 || (item[0] != '+' && item[0] != '-')) return Error{"feature '" + item + "' must be +NAME or -NAME"};
-    const std::string feature = item.substr(1);
-    bool* flag = feature == "alphabeta"    ? &f.alpha_beta
-                 : feature == "table"      ? &f.transposition_table
-                 : feature == "captures"   ? &f.capture_ordering
-                 : feature == "killers"    ? &f.killers
-                 : feature == "history"    ? &f.history
-                 : feature == "pvs"        ? &f.principal_variation
-                 : feature == "quiescence" ? &f.quiescence
-                                           : nullptr;
-    if (!flag) return Error{"unknown feature '" + feature + "'"};
-    *flag = item[0] == '+';
+    if (item.size() < 2 || (item[0] != '+' && item[0] != '-'))
+      return Error{"feature " + quoted(item) + " must be +NAME or -NAME"};
+    const std::string_view name = std::string_view(item).substr(1);
+    const auto known = std::find_if(std::begin(features), std::end(features),
+                                    [&](const auto& feature) { return feature.first == name; });
+    if (known == std::end(features))
+      return Error{"unknown feature " + quoted(name) + " (alphabeta, table, captures, killers, history, pvs, quiescence)"};
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      return Error{"feature " + quoted(name) + " is given twice"};
+    seen.push_back(name);
+    *known->second = item[0] == '+';
   }
   return f;
 }
@@ -96,23 +104,33 @@ Expected<EvalWeights> parse_weights(const std::string& text) {
   EvalWeights w;
   const auto items = list_items(text, "the weight list");
   if (!items) return items.error();
+  const std::pair<std::string_view, int*> weights[] = {
+      {"material", &w.material},
+      {"capture_threat", &w.capture_threat},
+      {"exposure", &w.exposure},
+      {"flank_threat", &w.flank_threat},
+      {"mobility", &w.mobility},
+      {"corner", &w.corner},
+      {"placement_threat", &w.placement_threat},
+      {"first_mover_threat", &w.first_mover_threat},
+  };
+  std::vector<std::string_view> seen;
   for (const std::string& item : *items) {
     const auto eq = item.find('=');
-    if (eq == std::string::npos) return Error{"weight '" + item + "' must be NAME=VALUE"};
-    const std::string weight = item.substr(0, eq), value = item.substr(eq + 1);
-    int* field = weight == "material"             ? &w.material
-                 : weight == "capture_threat"     ? &w.capture_threat
-                 : weight == "exposure"           ? &w.exposure
-                 : weight == "flank_threat"       ? &w.flank_threat
-                 : weight == "mobility"           ? &w.mobility
-                 : weight == "corner"             ? &w.corner
-                 : weight == "placement_threat"   ? &w.placement_threat
-                 : weight == "first_mover_threat" ? &w.first_mover_threat
-                                                  : nullptr;
-    if (!field) return Error{"unknown weight '" + weight + "'"};
-    const auto v = parse_whole_number(value, weight, -1000, 1000);
+    if (eq == std::string::npos) return Error{"weight " + quoted(item) + " must be NAME=VALUE"};
+    const std::string_view name = std::string_view(item).substr(0, eq), value = std::string_view(item).substr(eq + 1);
+    const auto known = std::find_if(std::begin(weights), std::end(weights),
+                                    [&](const auto& weight) { return weight.first == name; });
+    if (known == std::end(weights))
+      return Error{"unknown weight " + quoted(name) +
+                   " (material, capture_threat, exposure, flank_threat, mobility, corner, placement_threat, "
+                   "first_mover_threat)"};
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      return Error{"weight " + quoted(name) + " is given twice"};
+    seen.push_back(name);
+    const auto v = parse_whole_number(value, name, -1000, 1000);
     if (!v) return v.error();
-    *field = int(*v);
+    *known->second = int(*v);
   }
   return w;
 }
