@@ -237,15 +237,50 @@ TEST_CASE("moon solve under a limit on the address space: smaller thread stacks,
   REQUIRE(out.size() == 5);  // value, distance, bestmove, nodes, time_ms
   CHECK(out[0] == "value loss");
   CHECK(out[1] == "distance 20");
-  // 256 do not fit even at the least stack (16 MiB): refused with the reason, nothing solved.
+  // 256 do not fit even at the least stack (16 MiB): a failure of the machine, not of the input
+  // (status 1, no pointer to --help), with the reason; nothing solved.
   const Run refused = run_moon("solve --quiet --threads 256 --fen '4x/o4/3o1/o4/2o1x x'", "",
                                test::address_space_limit_prefix());
-  CHECK(refused.status == 2);
+  CHECK(refused.status == 1);
   CHECK(refused.out.empty());
   INFO("stderr: ", refused.err);
   CHECK(refused.err.rfind("moon solve: cannot make 256 solver threads: cannot start a thread with a 16 MiB stack: ", 0) == 0);
+  CHECK(lines(refused.err).size() == 1);
+  CHECK(refused.err.find("--help") == std::string::npos);
+}
+
+TEST_CASE("threads the system will not start: analyze, bench and play fail with status 1 and the reason") {
+  // 200 MB of address space does not hold 256 threads' stacks (8 MiB each here, 2 MiB where
+  // unlimited).
+  for (const char* args : {"analyze --threads 256 --hash 1 --depth 2", "bench --threads 256 --depth-offset -8"}) {
+    INFO("moon ", args);
+    const Run run = run_moon(args, "", "ulimit -v 200000; ");
+    CHECK(run.status == 1);
+    INFO("stderr: ", run.err);
+    CHECK(run.err.find("cannot start the search's 256 threads: ") != std::string::npos);
+    CHECK(run.err.find("--help") == std::string::npos);
+  }
+  // play fails when its engine is to move, and prints the game so far first.
+  const Run play = run_moon("play --threads 256 --depth 2", "b4\n", "ulimit -v 200000; ");
+  CHECK(play.status == 1);
+  CHECK(play.out.find("replay: moon show --fen '5/5/5/5/5 x 12 12 0 1' b4\n") != std::string::npos);
+  CHECK(play.err.rfind("moon play: cannot start the search's 256 threads: ", 0) == 0);
 }
 #endif
+
+TEST_CASE("output that cannot be written is a failure: a message and exit status 1") {
+  if (!std::filesystem::exists("/dev/full")) return;  // a device that is always full (Linux)
+  const auto err = std::filesystem::temp_directory_path() / ("moon_test_full_" + std::to_string(getpid()));
+  for (const char* args : {"perft 2", "show b4", "--help"}) {
+    INFO("moon ", args);
+    const std::string command =
+        std::string("'") + MOON_PROGRAM + "' " + args + " >/dev/full 2>'" + err.string() + "' </dev/null";
+    const int raw = std::system(command.c_str());
+    CHECK((raw != -1 && WIFEXITED(raw) && WEXITSTATUS(raw) == 1));
+    CHECK(test::read_whole_file(err).find("moon: cannot write to standard output") != std::string::npos);
+  }
+  std::filesystem::remove(err);
+}
 
 TEST_CASE("--version prints the version") {
   const Run run = run_moon("--version");

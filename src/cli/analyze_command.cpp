@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
+#include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/search.hpp"
 
@@ -66,13 +67,16 @@ int analyze_command(Args args) {
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
   Searcher searcher(options);
-  // The constructor falls back to a small table; set_options() says why the size was refused.
-  if (const auto ok = searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
+  // A size the machine cannot hold is bad input; one it will not give now is a failure. (The
+  // constructor falls back to a small table; set_options() says why the size was refused.)
+  if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
+  if (const auto ok = searcher.set_options(options); !ok) return resource_failure(name, ok.error().message);
   // Only now: Ctrl-C while a large table is made kills the program at once (nothing to print).
   const InterruptWatch interrupt(name);
   const auto print = [](const SearchInfo& info) { std::cout << to_string(info) << std::endl; };
   const auto result = searcher.search(*pos, limits, print, interrupt.token());
-  if (!result) return usage_error(name, result.error().message);
+  // The limits are checked above: what is left is helper threads the system will not make.
+  if (!result) return resource_failure(name, result.error().message);
   if (result->best.is_null()) {
     std::cout << "game over: " << to_string(pos->result()) << "\nbestmove none\n";
     return 0;

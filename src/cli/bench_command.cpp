@@ -69,7 +69,7 @@ int bench_command(Args args) {
               << "  score " << to_string(r.score_info) << "  best " << to_string(r.best) << "  nodes " << r.nodes
               << "\n";
   });
-  if (!result) return usage_error(name, result.error().message);
+  if (!result) return resource_failure(name, result.error().message);  // threads the system will not make
   const std::uint64_t nps = result->nodes * 1000 / std::uint64_t(std::max<std::int64_t>(result->time_ms, 1));
   std::cout << "Total time (ms): " << result->time_ms << "\n"
             << "Nodes searched: " << result->nodes << "\n"

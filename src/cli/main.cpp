@@ -48,10 +48,7 @@ void print_help(std::ostream& out) {
          "  moon show b4 c4\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const std::vector<std::string_view> args(argv + 1, argv + argc);
+int run(const std::vector<std::string_view>& args) {
   if (args.empty()) {
     print_help(std::cerr);
     return 2;
@@ -102,4 +99,17 @@ int main(int argc, char** argv) {
     std::cerr << "moon " << c->name << ": " << e.what() << "\n";
   }
   return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int status = run(std::vector<std::string_view>(argv + 1, argv + argc));
+  // Output that could not be written (a full disk, say) is a failure, not a success that
+  // printed nothing.
+  if (!std::cout.flush()) {
+    std::cerr << "moon: cannot write to standard output\n";
+    return status == 0 ? 1 : status;
+  }
+  return status;
 }

@@ -269,8 +269,13 @@ int match_command(Args args) {
     ob.evaluation = setup.b.weights;
     std::optional<Searcher> engine_a, engine_b;
     try {
-      engine_a.emplace(oa);
-      engine_b.emplace(ob);
+      // Made with a small table, then given theirs: the constructor would fall back to a small
+      // table in silence where set_options() refuses (the engines would not be those asked for).
+      SearchOptions small_a = oa, small_b = ob;
+      small_a.hash_mb = small_b.hash_mb = 1;
+      engine_a.emplace(small_a);
+      engine_b.emplace(small_b);
+      if (!engine_a->set_options(oa) || !engine_b->set_options(ob)) return;
     } catch (const std::bad_alloc&) {
       return;
     }

@@ -130,4 +130,9 @@ int usage_error(std::string_view command, std::string_view message) {
   return 2;
 }
 
+int resource_failure(std::string_view command, std::string_view message) {
+  std::cerr << "moon " << command << ": " << message << "\n";
+  return 1;
+}
+
 }  // namespace moon::cli

@@ -83,4 +83,8 @@ inline constexpr std::string_view position_options_help =
 // error; returns exit status 2.
 int usage_error(std::string_view command, std::string_view message);
 
+// Prints "moon <command>: <message>" on one line of standard error; returns exit status 1. For
+// what the machine would not give (threads, memory) once the input was found good.
+int resource_failure(std::string_view command, std::string_view message);
+
 }  // namespace moon::cli

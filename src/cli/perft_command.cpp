@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli/commands.hpp"
+#include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
 
@@ -66,6 +67,7 @@ int perft_command(Args args) {
   if (!depth) return usage_error(name, "missing DEPTH");
   const auto pos = where.position();
   if (!pos) return usage_error(name, pos.error().message);
+  if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
 
   const bool show_progress = isatty(STDERR_FILENO);
   if (show_progress)
@@ -76,7 +78,7 @@ int perft_command(Args args) {
   const auto result = perft(*pos, *depth, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (show_progress) std::cerr << "\r\033[K" << std::flush;
-  if (!result) return usage_error(name, result.error().message);
+  if (!result) return resource_failure(name, result.error().message);  // a table that cannot be allocated
   if (result->threads_not_started)
     std::cerr << "perft: the system would not start " << result->threads_not_started
               << " of the threads; counted without them\n";

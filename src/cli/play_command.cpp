@@ -11,6 +11,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
 #include "moon/display.hpp"
+#include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/search.hpp"
@@ -192,8 +193,10 @@ int play_command(Args args) {
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
   Game g{human, Searcher(options), limits, {}, {}, *start};
-  // The constructor falls back to a small table; set_options() says why the size was refused.
-  if (const auto ok = g.searcher.set_options(options); !ok) return usage_error(name, ok.error().message);
+  // A size the machine cannot hold is bad input; one it will not give now is a failure. (The
+  // constructor falls back to a small table; set_options() says why the size was refused.)
+  if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
+  if (const auto ok = g.searcher.set_options(options); !ok) return resource_failure(name, ok.error().message);
   std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
   show(g.pos, 0);
   if (g.pos.is_over()) {
@@ -222,7 +225,10 @@ int play_command(Args args) {
     if (!over) {
       result_announced = false;
       if (g.pos.side_to_move() != g.human) {
-        if (!engine_move(g)) return 1;
+        if (!engine_move(g)) {  // the game so far is not lost with it
+          print_replay(g);
+          return 1;
+        }
         continue;
       }
       if (count_moves(g.pos) == 1 && legal_moves(g.pos)[0].kind() == MoveKind::pass)

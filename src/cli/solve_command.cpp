@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
+#include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/solver.hpp"
 
@@ -84,8 +85,9 @@ int solve_command(Args args) {
 
   if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
   // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
+  if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
   auto solver = Solver::create(options, true);
-  if (!solver) return usage_error(name, solver.error().message);
+  if (!solver) return resource_failure(name, solver.error().message);  // threads the system will not make
   // Only now: Ctrl-C while the table is made (seconds a GiB, which nothing could cut short)
   // kills the program at once, as nothing is proven yet that could be printed.
   const InterruptWatch interrupt(name);
