@@ -228,7 +228,7 @@ Expected<Position> parse_position(std::string_view text, const Rules& rules) {
     const auto ho = parse_count(fields[3], "o in hand", 0, counters_per_side);
     if (!ho) return ho.error();
     const auto c = parse_count(fields[4], "clock", 0, rules.clock_limit);
-    if (!c) return c.error();
+    if (!c) return Error{c.error().message + " (the rules' clock limit)"};
     const auto f = parse_count(fields[5], "fullmove", 1, max_fullmove);
     if (!f) return f.error();
     hands = {int(*hx), int(*ho)};

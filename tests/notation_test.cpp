@@ -249,6 +249,10 @@ TEST_CASE("messages about any input stay one printable line") {
 TEST_CASE("the edges of the ranges are accepted") {
   CHECK(pos("5/5/5/5/5 o 0 1 0 1").in_hand(o) == 1);
   CHECK(pos("xx3/oo3/5/5/5 x 0 0 20 999999999").clock() == 20);
+  // One past the edge: the message says where the edge comes from.
+  const auto past = parse_position("xx3/oo3/5/5/5 x 0 0 21 1");
+  REQUIRE_FALSE(past.has_value());
+  CHECK(past.error().message == "clock '21' must be a whole number from 0 to 20 (the rules' clock limit)");
   // A game may count past the largest fullmove read; it is written as that, and reads back.
   Position counting = pos("xx3/oo3/5/5/5 o 0 0 0 999999999");
   counting.play(*parse_move("a4a3", counting));

@@ -194,6 +194,9 @@ TEST_CASE("protocol: a rejected position command leaves the previous position") 
     REQUIRE(out.size() == 1);
     CHECK(is_error(out[0]));
     CHECK(out[0].find(words) != std::string::npos);
+    // The command is named once ("position: position fen needs ..." it was).
+    CHECK(out[0].find("position: position needs") == std::string::npos);
+    CHECK(out[0].find("position: position fen") == std::string::npos);
     CHECK(s.position() == before);
   }
 }

@@ -9,21 +9,21 @@
 namespace moon::protocol {
 
 Expected<Position> parse_position_command(Words words, const Rules& rules) {
-  if (words.empty()) return Error{"position needs 'startpos' or 'fen <position string>'"};
+  if (words.empty()) return Error{"needs 'startpos' or 'fen <position string>'"};
   const auto moves_at = std::find(words.begin(), words.end(), "moves");
   const Words setup(words.begin(), moves_at);
   const Words moves = moves_at == words.end() ? Words{} : Words(moves_at + 1, words.end());
-  if (setup.empty()) return Error{"position needs 'startpos' or 'fen <position string>' before 'moves'"};
+  if (setup.empty()) return Error{"needs 'startpos' or 'fen <position string>' before 'moves'"};
 
   std::optional<Expected<Position>> start;
   if (setup[0] == "startpos") {
     if (setup.size() > 1) return Error{"unexpected " + quoted(setup[1]) + " after startpos (expected 'moves')"};
     start = Position::start(rules);
   } else if (setup[0] == "fen") {
-    if (setup.size() == 1) return Error{"position fen needs a position string"};
+    if (setup.size() == 1) return Error{"fen needs a position string"};
     start = parse_position(join(setup.subspan(1)), rules);
   } else {
-    return Error{"position needs 'startpos' or 'fen <position string>', not " + quoted(setup[0])};
+    return Error{"needs 'startpos' or 'fen <position string>', not " + quoted(setup[0])};
   }
   if (!*start) return start->error();
 
