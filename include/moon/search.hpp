@@ -127,13 +127,14 @@ class Searcher {
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
   bool clear();  // forget the table and history (new game); false, and nothing done, while searching
-  // Returns an error for invalid limits, or if the system will not make the helper threads; a
-  // position that is over gets best = null move. on_iteration is called after each completed
-  // iteration, once for each of its lines (limits.multipv), best first. An exception thrown by
-  // on_iteration ends the search (helper threads stopped and joined) and leaves search() to the
-  // caller. A stop requested on `stop_token`, before the search starts or while it runs, ends it
-  // as stop() does (an infinite search included); one requested before it starts makes it
-  // return at once, with the best-ordered legal move at depth 0.
+  // Returns an error for invalid limits, while another search runs on this Searcher, or if the
+  // system will not make the helper threads; a position that is over gets best = null move.
+  // on_iteration is called after each completed iteration, once for each of its lines
+  // (limits.multipv), best first. An exception thrown by on_iteration ends the search (helper
+  // threads stopped and joined) and leaves search() to the caller. A stop requested on
+  // `stop_token`, before the search starts or while it runs, ends it as stop() does (an infinite
+  // search included); one requested before it starts makes it return at once, with the
+  // best-ordered legal move at depth 0.
   Expected<SearchResult> search(const Position& pos, const SearchLimits& limits,
                                 std::function<void(const SearchInfo&)> on_iteration = {},
                                 std::stop_token stop_token = {});

@@ -100,7 +100,8 @@ class Solver {
   // above the machine's memory, or one that cannot be had, included), where the constructor
   // would clamp them and go without the table. With `announce_table`, a table of
   // announced_solve_table_mb or more gets two progress lines, "making the N MiB table" before
-  // and "table made in S s" after (a size that cannot be had is refused before either).
+  // and "table made in S s" after (a size above the machine's memory is refused before either;
+  // one the allocation refuses, or options out of range, after the first).
   static Expected<std::unique_ptr<Solver>> create(SolveOptions options, bool announce_table = false);
   ~Solver();
   Solver(const Solver&) = delete;
@@ -111,7 +112,9 @@ class Solver {
   // The constructor clamps invalid options into range instead, and solves without a table when
   // the hash size cannot be had; call this to get the error.
   Expected<bool> set_options(SolveOptions options);
-  void clear();  // forget the table (results stay exact either way: the table only speeds up)
+  // Forgets the table (results stay exact either way: the table only speeds up); does nothing
+  // while a solve runs.
+  void clear();
 
   // Proves the value of pos. Errors: stopped by stop() or by a stop requested on `stop_token`
   // (before the solve began or while it runs) before the proof completed, called while another
