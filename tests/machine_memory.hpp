@@ -83,4 +83,17 @@ inline std::string address_space_limit_prefix() {
 #endif
 }
 
+// Whether threads made without a stack size of their own take at least 2 MiB of address space
+// each, so that 256 of them do not fit in a few hundred MiB: glibc gives them RLIMIT_STACK's size
+// (8 MiB here), or 2 MiB where that is unlimited; other C libraries may give far less.
+inline bool default_thread_stacks_take_2_mib() {
+#ifdef __GLIBC__
+  rlimit stack{};
+  return getrlimit(RLIMIT_STACK, &stack) == 0 &&
+         (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur >= (rlim_t{2} << 20));
+#else
+  return false;
+#endif
+}
+
 }  // namespace moon::test

@@ -101,7 +101,8 @@ class Solver {
   // would clamp them and go without the table. With `announce_table`, a table of
   // announced_solve_table_mb or more gets two progress lines, "making the N MiB table" before
   // and "table made in S s" after (a size above the machine's memory is refused before either;
-  // one the allocation refuses, or options out of range, after the first).
+  // one the allocation refuses, threads the system will not make, or options out of range, after
+  // the first).
   static Expected<std::unique_ptr<Solver>> create(SolveOptions options, bool announce_table = false);
   ~Solver();
   Solver(const Solver&) = delete;

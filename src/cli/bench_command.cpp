@@ -28,7 +28,7 @@ constexpr std::string_view help =
     "\n"
     "The depths are the full engine's. Without alpha-beta ('plain', or -alphabeta) the work\n"
     "grows about eightfold a ply: give such settings --depth-offset -8 (about a second for\n"
-    "'plain' here) or -7 (several seconds); at 0 that rate makes weeks.\n"
+    "'plain' on a 2-core VM) or -7 (several seconds); at 0 that rate makes weeks.\n"
     "\n"
     "Engine SETTINGS:\n";
 

@@ -56,7 +56,7 @@ int perft_command(Args args) {
     } else if (reader.current().size() > 1 && reader.current()[0] == '-' && !std::isdigit(static_cast<unsigned char>(reader.current()[1]))) {
       return usage_error(name, reader.unknown());
     } else if (depth) {
-      return usage_error(name, "more than one DEPTH given ('" + std::string(reader.current()) + "')");
+      return usage_error(name, "more than one DEPTH given (" + quoted(reader.current()) + ")");
     } else {
       const auto d = parse_whole_number(reader.current(), "DEPTH", 0, max_perft_depth);
       if (!d) return usage_error(name, d.error().message);
@@ -78,7 +78,9 @@ int perft_command(Args args) {
   const auto result = perft(*pos, *depth, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (show_progress) std::cerr << "\r\033[K" << std::flush;
-  if (!result) return resource_failure(name, result.error().message);  // a table that cannot be allocated
+  // The input is checked above: what is left is a table that cannot be allocated, or a count past
+  // 128 bits.
+  if (!result) return resource_failure(name, result.error().message);
   if (result->threads_not_started)
     std::cerr << "perft: the system would not start " << result->threads_not_started
               << " of the threads; counted without them\n";

@@ -67,6 +67,23 @@ Expected<std::vector<std::string>> list_items(const std::string& text, std::stri
   return items;
 }
 
+// The field of the entry of `table` named `name`, or an error: a name not there (the message
+// lists those there are), or one already in `seen` (a list that names one twice).
+template <class Field, std::size_t N>
+Expected<Field*> find_named(const std::pair<std::string_view, Field*> (&table)[N], std::string_view name,
+                            std::string_view what, std::vector<std::string_view>& seen) {
+  for (const auto& entry : table) {
+    if (entry.first != name) continue;
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      return Error{std::string(what) + " " + quoted(name) + " is given twice"};
+    seen.push_back(name);
+    return entry.second;
+  }
+  std::string names;
+  for (const auto& entry : table) names += (names.empty() ? "" : ", ") + std::string(entry.first);
+  return Error{"unknown " + std::string(what) + " " + quoted(name) + " (" + names + ")"};
+}
+
 }  // namespace
 
 Expected<SearchFeatures> parse_features(const std::string& text) {
@@ -87,15 +104,9 @@ Expected<SearchFeatures> parse_features(const std::string& text) {
   for (const std::string& item : *items) {
     if (item.size() < 2 || (item[0] != '+' && item[0] != '-'))
       return Error{"feature " + quoted(item) + " must be +NAME or -NAME"};
-    const std::string_view name = std::string_view(item).substr(1);
-    const auto known = std::find_if(std::begin(features), std::end(features),
-                                    [&](const auto& feature) { return feature.first == name; });
-    if (known == std::end(features))
-      return Error{"unknown feature " + quoted(name) + " (alphabeta, table, captures, killers, history, pvs, quiescence)"};
-    if (std::find(seen.begin(), seen.end(), name) != seen.end())
-      return Error{"feature " + quoted(name) + " is given twice"};
-    seen.push_back(name);
-    *known->second = item[0] == '+';
+    const auto flag = find_named(features, std::string_view(item).substr(1), "feature", seen);
+    if (!flag) return flag.error();
+    **flag = item[0] == '+';
   }
   return f;
 }
@@ -119,18 +130,11 @@ Expected<EvalWeights> parse_weights(const std::string& text) {
     const auto eq = item.find('=');
     if (eq == std::string::npos) return Error{"weight " + quoted(item) + " must be NAME=VALUE"};
     const std::string_view name = std::string_view(item).substr(0, eq), value = std::string_view(item).substr(eq + 1);
-    const auto known = std::find_if(std::begin(weights), std::end(weights),
-                                    [&](const auto& weight) { return weight.first == name; });
-    if (known == std::end(weights))
-      return Error{"unknown weight " + quoted(name) +
-                   " (material, capture_threat, exposure, flank_threat, mobility, corner, placement_threat, "
-                   "first_mover_threat)"};
-    if (std::find(seen.begin(), seen.end(), name) != seen.end())
-      return Error{"weight " + quoted(name) + " is given twice"};
-    seen.push_back(name);
+    const auto field = find_named(weights, name, "weight", seen);
+    if (!field) return field.error();
     const auto v = parse_whole_number(value, name, -1000, 1000);
     if (!v) return v.error();
-    *known->second = int(*v);
+    **field = int(*v);
   }
   return w;
 }
