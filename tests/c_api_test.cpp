@@ -379,11 +379,14 @@ TEST_CASE("C API: stop ends a search or a solve from another thread; the engine 
     moon_status status = MOON_ERROR_INTERNAL;
     moon_search_info result;
     std::thread searching([&] {
-      status = moon_engine_search(engine.e, pos.p, nullptr, nullptr, nullptr, &result);  // no limit
+      do status = moon_engine_search(engine.e, pos.p, nullptr, nullptr, nullptr, &result);  // no limit
+      while (status == MOON_ERROR_BUSY);  // a clear of round 0 got in first
       done = true;
     });
-    std::this_thread::sleep_for(round == 0 ? 50ms : 0ms);  // round 1 on: stop before it may have started
     if (round == 0) {
+      // Once a clear is refused as busy, the search has begun (no sleep that a slow machine
+      // could outlast: this thread's own search would then take the engine, and never end).
+      while (moon_engine_clear(engine.e) != MOON_ERROR_BUSY) std::this_thread::yield();
       CHECK_FALSE(done);
       moon_search_info other;
       CHECK(moon_engine_search(engine.e, pos.p, nullptr, nullptr, nullptr, &other) == MOON_ERROR_BUSY);
@@ -409,10 +412,11 @@ TEST_CASE("C API: stop ends a search or a solve from another thread; the engine 
   std::string message;
   moon_solve_result solved;
   std::thread solving([&] {
-    status = moon_engine_solve(engine.e, pos.p, &solved);
+    do status = moon_engine_solve(engine.e, pos.p, &solved);
+    while (status == MOON_ERROR_BUSY);
     message = moon_last_error();
   });
-  std::this_thread::sleep_for(50ms);
+  while (moon_engine_clear(engine.e) != MOON_ERROR_BUSY) std::this_thread::yield();  // the solve has begun
   CHECK(moon_engine_stop(engine.e) == MOON_OK);
   solving.join();
   CHECK(status == MOON_ERROR_STOPPED);

@@ -500,7 +500,7 @@ TEST_CASE("forced capture wins are found at the distance an exhaustive minimax g
 
 TEST_CASE("proven results agree with and without the table, tiny or big, and with minimax") {
   std::mt19937 rng(99);
-  int proven = 0, compared = 0;
+  int proven = 0, compared = 0, against_minimax = 0;
   for (const Rules& base : all_variants) {
     Rules rules = base;
     rules.clock_limit = 6;  // short games: many proven results within reach
@@ -519,6 +519,7 @@ TEST_CASE("proven results agree with and without the table, tiny or big, and wit
         ++proven;
         if (lo == hi) {
           // Both are the game's value: the kind always agrees, the distance when within depth.
+          ++against_minimax;
           const ScoreInfo exact = score_info(lo, true);
           CHECK(a.score_info.kind == exact.kind);
           if (a.score_info.value <= depth) CHECK(a.score == lo);
@@ -534,6 +535,7 @@ TEST_CASE("proven results agree with and without the table, tiny or big, and wit
   }
   CHECK(proven > 40 / scale);
   CHECK(compared > proven);
+  CHECK(against_minimax > 0);
 }
 
 TEST_CASE("proven results of deeper searches, and their best moves, agree with the exact solver") {

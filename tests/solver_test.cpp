@@ -935,8 +935,9 @@ struct OutcomeCounts {
 
 // The baseline's value of pos within `node_limit` nodes, if it gets there; then the solver's
 // outcome and distance are checked against it, and its best move: the child's value, one ply
-// further away, is the same.
-std::optional<SolveValue> check_against_baseline(const Position& pos, SolveTable& table, std::uint64_t node_limit) {
+// further away, is the same (counted in `children_checked` where the baseline gets there too).
+std::optional<SolveValue> check_against_baseline(const Position& pos, SolveTable& table, std::uint64_t node_limit,
+                                                 int& children_checked) {
   bench::BaselineSolver baseline(20);
   const auto value = baseline.solve(pos, std::chrono::steady_clock::time_point::max(), node_limit);
   if (!value) return std::nullopt;
@@ -947,8 +948,11 @@ std::optional<SolveValue> check_against_baseline(const Position& pos, SolveTable
   if (expected != Outcome::draw) CHECK(r.plies == plies_of(*value));
   REQUIRE(legal_moves(pos).contains(r.best));
   bench::BaselineSolver child_baseline(20);
-  if (const auto child = child_baseline.solve(pos.after(r.best), std::chrono::steady_clock::time_point::max(), node_limit))
+  const auto forever = std::chrono::steady_clock::time_point::max();
+  if (const auto child = child_baseline.solve(pos.after(r.best), forever, node_limit)) {
     CHECK(from_child(*child) == *value);
+    ++children_checked;
+  }
   return value;
 }
 
@@ -959,7 +963,7 @@ TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's
   std::mt19937_64 rng(23);
   SolveTable table(16);
   OutcomeCounts counts;
-  int long_results = 0;
+  int long_results = 0, children_checked = 0;
   while (counts.total() < 24 / scale) {
     Rules rules = random_rules(rng);
     if (rng() % 4) rules.clock_limit = rng() % 2 ? 20 : 8 + int(rng() % 5);
@@ -972,17 +976,18 @@ TEST_CASE("solver agrees with the textbook baseline on endgames out of minimax's
     text += std::string(rng() % 2 ? " x" : " o") + " 0 0 " + std::to_string(clock) + " 1";
     const Position pos = *parse_position(text, rules);
     if (pos.is_over() || truth(pos, 200000 / scale)) continue;
-    const auto value = check_against_baseline(pos, table, std::uint64_t{1} << 20);
+    const auto value = check_against_baseline(pos, table, std::uint64_t{1} << 20, children_checked);
     if (!value) continue;
     counts.add(*value);
     long_results += outcome_of(*value) != Outcome::draw && plies_of(*value) >= 12;
   }
   MESSAGE("wins ", counts.wins, ", draws ", counts.draws, ", losses ", counts.losses,
-          ", wins and losses of 12 plies or more ", long_results);
+          ", wins and losses of 12 plies or more ", long_results, "; best moves checked ", children_checked);
   CHECK(counts.wins > 0);
   CHECK(counts.draws > 0);
   CHECK(counts.losses > 0);
   CHECK(long_results > 0);
+  CHECK(children_checked > counts.total() / 2);
 }
 
 TEST_CASE("solver agrees with the textbook baseline with many placements still to come") {
@@ -992,6 +997,7 @@ TEST_CASE("solver agrees with the textbook baseline with many placements still t
   std::mt19937_64 rng(29);
   SolveTable table(16);
   OutcomeCounts counts;
+  int children_checked = 0;
   while (counts.total() < 12 / scale) {
     Rules rules = random_rules(rng);
     const bool long_clock = rng() % 2;
@@ -1009,9 +1015,12 @@ TEST_CASE("solver agrees with the textbook baseline with many placements still t
     text += std::string(x_to_move ? " x " : " o ") + std::to_string(in_hand_x) + " " + std::to_string(in_hand_o) + " 0 1";
     const auto parsed = parse_position(text, rules);
     REQUIRE_MESSAGE(parsed.has_value(), text);
-    if (const auto value = check_against_baseline(*parsed, table, std::uint64_t{1} << 20)) counts.add(*value);
+    if (const auto value = check_against_baseline(*parsed, table, std::uint64_t{1} << 20, children_checked))
+      counts.add(*value);
   }
-  MESSAGE("wins ", counts.wins, ", draws ", counts.draws, ", losses ", counts.losses);
+  MESSAGE("wins ", counts.wins, ", draws ", counts.draws, ", losses ", counts.losses, "; best moves checked ",
+          children_checked);
+  CHECK(children_checked > 0);
   if (scale == 1) {  // the sanitizers' three positions need not cover every outcome
     CHECK(counts.wins > 0);
     CHECK(counts.draws > 0);
