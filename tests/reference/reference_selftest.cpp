@@ -1,5 +1,5 @@
 // Self-test of the plain reference implementation against the independent perft counts.
-// Usage: reference_selftest <path to tests/data/perft-reference.txt>
+// Usage: reference_selftest <path to tests/data/perft-reference.txt or perft-positions.txt>
 //
 // Each data line is  RULE FLAGS | POSITION STRING | perft(1) perft(2) ...
 // For every line it checks that the position string reads back unchanged, that perft matches
