@@ -135,6 +135,12 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(contains(r.out, "you play c2"));
   CHECK(contains(r.out, "game abandoned"));
 
+  // 'moves' lists the legal moves with the counters each captures (as moon show: 10 moves, d3c3
+  // capturing c2 b3 c4).
+  const Run listed = run_moon("play --depth 1 --fen '2x1o/2o2/xo1x1/2o2/2x1o x 0 0 0 9'", "moves\nquit\n");
+  CHECK(listed.status == 0);
+  CHECK(contains(listed.out, "> legal moves: a3a4 d3d4 a3a2 d3d2 c1d1 d3e3 c5d5 c1b1 d3c3(x3) c5b5\n"));
+
   const Run eof = run_moon("play --depth 2", "");
   CHECK(eof.status == 0);
   CHECK(contains(eof.out, "end of input"));
