@@ -291,6 +291,17 @@ TEST_CASE("moon play: Ctrl-C while the engine thinks makes it move now; the game
   CHECK(program.wait(seconds(30)) == 0);
 }
 
+TEST_CASE("moon play: Ctrl-C at the prompt quits at once") {
+  using std::chrono::seconds;
+  test::ChildProcess program({MOON_PROGRAM, "play", "--depth", "1"}, true);
+  // The board's status line comes just before the first prompt; x, the player, is to move, and
+  // nothing thinks: Ctrl-C has its default effect.
+  REQUIRE(!program.read_until(line_with("x to move, placement phase"), seconds(30)).empty());
+  program.interrupt();
+  CHECK_FALSE(program.wait(seconds(30)).has_value());
+  CHECK(program.ending_signal() == SIGINT);
+}
+
 TEST_CASE("moon play through a pipe: your move is acknowledged before the engine thinks") {
   // Standard output to a pipe is buffered: unless play flushes before searching, 'you play b4'
   // would only come out with the engine's reply, a minute later here.
