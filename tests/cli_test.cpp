@@ -114,6 +114,7 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"perft --fen", "moon perft", "--fen"},
       {"perft 3 --fen", "moon perft", "--fen"},
       {"perft", "moon perft", "DEPTH"},
+      {"perft --fen 2", "moon perft", "position string '2' has 1 field"},  // --fen took the depth
       {"perft abc", "moon perft", "DEPTH"},
       {"perft 256", "moon perft", "DEPTH"},
       {"perft 3x", "moon perft", "DEPTH"},

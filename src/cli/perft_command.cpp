@@ -64,9 +64,10 @@ int perft_command(Args args) {
       reader.skip();
     }
   }
-  if (!depth) return usage_error(name, "missing DEPTH");
+  // The position first: in `moon perft --fen 2`, --fen took the depth as its position string.
   const auto pos = where.position();
   if (!pos) return usage_error(name, pos.error().message);
+  if (!depth) return usage_error(name, "missing DEPTH");
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
 
   const bool show_progress = isatty(STDERR_FILENO);
