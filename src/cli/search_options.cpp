@@ -1,7 +1,6 @@
 #include "cli/search_options.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <string_view>
 #include <utility>
 #include <vector>
