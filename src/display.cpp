@@ -44,7 +44,7 @@ std::string status_line(const Position& pos) {
   if (pos.in_placement())
     text += "; in hand x " + std::to_string(pos.in_hand(x)) + ", o " + std::to_string(pos.in_hand(o));
   text += "; clock " + std::to_string(pos.clock()) + "/" + std::to_string(pos.rules().clock_limit);
-  text += "; move " + std::to_string(pos.fullmove());
+  text += "; move " + std::to_string(shown_fullmove(pos));
   return text;
 }
 

@@ -184,8 +184,7 @@ std::string to_string(const Position& pos) {
   }
   text += ' ' + to_string(pos.side_to_move());
   text += ' ' + std::to_string(pos.in_hand(x)) + ' ' + std::to_string(pos.in_hand(o));
-  const std::uint32_t fullmove = std::min(std::uint32_t(pos.fullmove()), max_fullmove);
-  text += ' ' + std::to_string(pos.clock()) + ' ' + std::to_string(fullmove);
+  text += ' ' + std::to_string(pos.clock()) + ' ' + std::to_string(shown_fullmove(pos));
   return text;
 }
 

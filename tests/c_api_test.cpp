@@ -61,6 +61,16 @@ TEST_CASE("C API: the start position, its info and its text") {
   CHECK(std::string(moon_version()).find('.') != std::string::npos);
 }
 
+TEST_CASE("C API: a fullmove counted past the largest read shows as the string writes it") {
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("xx3/oo3/5/5/5 o 0 0 0 999999999", nullptr, &pos.p) == MOON_OK);
+  REQUIRE(moon_position_play(pos.p, "a4a3", nullptr) == MOON_OK);
+  moon_position_info info;
+  REQUIRE(moon_position_get_info(pos.p, &info) == MOON_OK);
+  CHECK(info.fullmove == 999999999);
+  CHECK(text_of(pos.p) == "xx3/1o3/o4/5/5 x 0 0 1 999999999");
+}
+
 TEST_CASE("C API: rules are validated and kept by the position") {
   PositionHandle pos;
   moon_rules rules = {1, 1, 40};

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "moon/display.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "random_positions.hpp"
@@ -259,6 +260,8 @@ TEST_CASE("the edges of the ranges are accepted") {
   CHECK(counting.fullmove() == 1'000'000'000);
   CHECK(to_string(counting) == "xx3/1o3/o4/5/5 x 0 0 1 999999999");
   CHECK(parse_position(to_string(counting)).has_value());
+  CHECK(shown_fullmove(counting) == 999'999'999);
+  CHECK(status_line(counting).ends_with("; move 999999999"));
   Rules limit_255;
   limit_255.clock_limit = 255;
   CHECK(pos("xx3/oo3/5/5/5 x 0 0 255 7", limit_255).is_over());

@@ -112,7 +112,7 @@ typedef struct moon_position_info {
   uint32_t pieces[2]; /* the squares of each side's counters */
   int clock;        /* movement-phase moves since the last capture */
   int clock_limit;  /* of the rules in force */
-  int fullmove;     /* 1, 2, ...: goes up after each turn of o */
+  int fullmove;     /* 1, 2, ...: goes up after each turn of o; shown as at most 999999999 */
   moon_result result;
   int legal_move_count; /* 0 when the game is over; a blocked side has 1, the pass */
 } moon_position_info;

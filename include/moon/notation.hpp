@@ -1,6 +1,7 @@
 // Text forms of RULES.md: squares, moves and the position string.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,6 +27,10 @@ Expected<Move> parse_move(std::string_view text, const Position& pos);
 // string written reads back.
 std::string to_string(const Position& pos);
 inline constexpr std::uint32_t max_fullmove = 999'999'999;
+// The fullmove as every output shows it (position string, status line, C API): capped as above.
+inline int shown_fullmove(const Position& pos) {
+  return int(std::min(std::uint32_t(pos.fullmove()), max_fullmove));
+}
 // Reads a position string under the given rules; nothing is built unless all of it is valid.
 Expected<Position> parse_position(std::string_view text, const Rules& rules = {});
 

@@ -352,7 +352,7 @@ moon_status moon_position_get_info(const moon_position* position, moon_position_
     }
     info.clock = pos.clock();
     info.clock_limit = pos.rules().clock_limit;
-    info.fullmove = int(pos.fullmove());
+    info.fullmove = shown_fullmove(pos);
     info.result = moon_result(pos.result());
     info.legal_move_count = count_moves(pos);
     *out = info;
