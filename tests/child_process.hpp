@@ -111,19 +111,17 @@ class ChildProcess {
         buffer_.erase(0, newline + 1);
         return line;
       }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0 || from_child_ < 0) return std::nullopt;
-      pollfd p{from_child_, POLLIN, 0};
-      if (poll(&p, 1, int(left)) <= 0) continue;
-      char chunk[4096];
-      const ssize_t n = read(from_child_, chunk, sizeof chunk);
-      if (n <= 0) {
-        close(from_child_);
-        from_child_ = -1;
-        return std::nullopt;
-      }
-      buffer_.append(chunk, std::size_t(n));
+      if (!read_more(deadline)) return std::nullopt;
     }
+  }
+
+  // Whether output not yet read as lines comes to contain `text` (a prompt, say, which ends in
+  // no newline) within the timeout; nothing is consumed.
+  bool wait_for_text(std::string_view text, std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (buffer_.find(text) == std::string::npos)
+      if (!read_more(deadline)) return false;
+    return true;
   }
 
   // Lines up to and including the first one for which stop(line) holds; the last element is
@@ -166,6 +164,24 @@ class ChildProcess {
   std::optional<int> ending_signal() const { return ending_signal_; }
 
  private:
+  // Adds to the buffer what output has come, waiting until the deadline for some; false once
+  // the output has ended or the deadline has passed.
+  bool read_more(Clock::time_point deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0 || from_child_ < 0) return false;
+    pollfd p{from_child_, POLLIN, 0};
+    if (poll(&p, 1, int(left)) <= 0) return true;
+    char chunk[4096];
+    const ssize_t n = read(from_child_, chunk, sizeof chunk);
+    if (n <= 0) {
+      close(from_child_);
+      from_child_ = -1;
+      return false;
+    }
+    buffer_.append(chunk, std::size_t(n));
+    return true;
+  }
+
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_;

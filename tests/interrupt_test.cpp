@@ -1,6 +1,7 @@
 // cli::InterruptWatch, the Ctrl-C handling of analyze, solve, match and play: the first SIGINT is
 // a stop request, a second one has its default effect, the handling before the watch comes back
-// when it ends, and a program started with SIGINT ignored leaves it so. Each case runs in a forked
+// when it ends, and a program started with SIGINT ignored leaves it so. And
+// cli::FarewellOnInterrupt, play's prompt: its text written, then the end by SIGINT. Each case runs in a forked
 // child, which the signals may end, with its standard error on a pipe to read the notice from.
 #include <doctest/doctest.h>
 #include <poll.h>
@@ -150,6 +151,46 @@ TEST_CASE("Ctrl-C: a watch that ends without one leaves no trace") {
   CHECK(end.signal == 0);
   CHECK(end.exit_code == 0);
   CHECK(end.error_output.empty());
+}
+
+TEST_CASE("Ctrl-C with a farewell: it is written, and the program ends by SIGINT") {
+  const ChildEnd end = run_in_child(SIG_DFL, [] {
+    dup2(STDERR_FILENO, STDOUT_FILENO);  // the farewell goes to standard output: read it too
+    const cli::FarewellOnInterrupt farewell("\nCtrl-C: game abandoned\nreplay: moon show b4\n");
+    raise(SIGINT);
+    return survived_second_interrupt;  // not reached: the first one ends the program
+  });
+  CHECK(end.signal == SIGINT);
+  CHECK(end.error_output == "\nCtrl-C: game abandoned\nreplay: moon show b4\n");
+}
+
+TEST_CASE("Ctrl-C with a farewell: the handling before it is back when it ends; ignored stays so") {
+  const ChildEnd end = run_in_child(previous_handler, [] {
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    for (int i = 0; i < 2; ++i) {
+      { const cli::FarewellOnInterrupt farewell("not to be written\n"); }
+      raise(SIGINT);
+      if (!previous_handler_ran.exchange(false)) return previous_handler_not_back;
+    }
+    return 0;
+  });
+  CHECK(end.signal == 0);
+  CHECK(end.exit_code == 0);
+  CHECK(end.error_output.empty());
+
+  const ChildEnd ignored = run_in_child(SIG_IGN, [] {
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    {
+      const cli::FarewellOnInterrupt farewell("not to be written\n");
+      raise(SIGINT);
+    }
+    struct sigaction after {};
+    sigaction(SIGINT, nullptr, &after);
+    return after.sa_handler == SIG_IGN ? 0 : previous_handler_not_back;
+  });
+  CHECK(ignored.signal == 0);
+  CHECK(ignored.exit_code == 0);
+  CHECK(ignored.error_output.empty());
 }
 
 }  // namespace moon

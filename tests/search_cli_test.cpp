@@ -291,13 +291,30 @@ TEST_CASE("moon play: Ctrl-C while the engine thinks makes it move now; the game
   CHECK(program.wait(seconds(30)) == 0);
 }
 
-TEST_CASE("moon play: Ctrl-C at the prompt quits at once") {
+TEST_CASE("moon play: Ctrl-C at the prompt quits at once, with the replay line") {
   using std::chrono::seconds;
   test::ChildProcess program({MOON_PROGRAM, "play", "--depth", "1"}, true);
-  // The board's status line comes just before the first prompt; x, the player, is to move, and
-  // nothing thinks: Ctrl-C has its default effect.
-  REQUIRE(!program.read_until(line_with("x to move, placement phase"), seconds(30)).empty());
-  program.interrupt();
+  SUBCASE("before the first move: nothing to replay") {
+    REQUIRE(program.wait_for_text("your move (x)> ", seconds(30)));
+    program.interrupt();
+    const auto out = program.read_until(line_with("game abandoned"), seconds(30));
+    REQUIRE(!out.empty());
+    CHECK(out.back() == "Ctrl-C: game abandoned");
+    CHECK_FALSE(program.read_line(seconds(30)).has_value());  // nothing more
+  }
+  SUBCASE("after moves: the game so far, as quit would show it") {
+    REQUIRE(program.send("b4"));
+    const auto reply = program.read_until(line_with("moon plays "), seconds(30));
+    REQUIRE(!reply.empty());
+    const std::string engine_move = reply.back().substr(11, reply.back().find(' ', 11) - 11);
+    REQUIRE(program.wait_for_text("your move (x)> ", seconds(30)));
+    program.interrupt();
+    const auto out = program.read_until(line_with("replay: "), seconds(30));
+    REQUIRE(out.size() >= 2);
+    CHECK(out[out.size() - 2].ends_with("Ctrl-C: game abandoned"));
+    CHECK(out.back() == "replay: moon show --fen '5/5/5/5/5 x 12 12 0 1' b4 " + engine_move);
+  }
+  // As the default would: the program ends by SIGINT, as a shell running it in a loop expects.
   CHECK_FALSE(program.wait(seconds(30)).has_value());
   CHECK(program.ending_signal() == SIGINT);
 }

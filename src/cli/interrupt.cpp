@@ -1,11 +1,14 @@
 #include "cli/interrupt.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <iostream>
 #include <string>
+#include <utility>
 
 namespace moon::cli {
 
@@ -19,6 +22,27 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 struct sigaction replaced;  // SIGINT's handling before the InterruptWatch
 
 extern "C" void on_interrupt(int) { signalled.store(true); }
+
+struct sigaction replaced_by_farewell;  // SIGINT's handling before the FarewellOnInterrupt
+
+// FarewellOnInterrupt's text, for its handler: write() and raise() are async-signal-safe.
+std::atomic<const char*> farewell_text{nullptr};
+std::atomic<std::size_t> farewell_size{0};
+static_assert(std::atomic<const char*>::is_always_lock_free && std::atomic<std::size_t>::is_always_lock_free);
+
+extern "C" void on_interrupt_farewell(int) {
+  const char* text = farewell_text.load();
+  std::size_t left = farewell_size.load();
+  while (left > 0) {
+    const ssize_t written = write(STDOUT_FILENO, text, left);
+    if (written <= 0) break;  // nowhere to write it: the program ends all the same
+    text += written;
+    left -= std::size_t(written);
+  }
+  // SA_RESETHAND made the handling the default again; SIGINT, blocked while this handler runs,
+  // is delivered as it returns and ends the program.
+  raise(SIGINT);
+}
 
 }  // namespace
 
@@ -62,6 +86,26 @@ void InterruptWatch::watch(std::stop_token end) {
   const std::string notice = "moon " + command_ + ": interrupted, " + doing_ + " (Ctrl-C again to quit at once)\n";
   std::cerr << notice << std::flush;
   stop_.request_stop();
+}
+
+FarewellOnInterrupt::FarewellOnInterrupt(std::string farewell) : farewell_(std::move(farewell)) {
+  sigaction(SIGINT, nullptr, &replaced_by_farewell);
+  if (!(replaced_by_farewell.sa_flags & SA_SIGINFO) && replaced_by_farewell.sa_handler == SIG_IGN) return;
+  farewell_text.store(farewell_.data());
+  farewell_size.store(farewell_.size());
+  struct sigaction action {};
+  action.sa_handler = on_interrupt_farewell;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = int(SA_RESETHAND | SA_RESTART);
+  sigaction(SIGINT, &action, &replaced_by_farewell);
+  installed_ = true;
+}
+
+FarewellOnInterrupt::~FarewellOnInterrupt() {
+  if (!installed_) return;
+  sigaction(SIGINT, &replaced_by_farewell, nullptr);
+  farewell_size.store(0);
+  farewell_text.store(nullptr);
 }
 
 }  // namespace moon::cli

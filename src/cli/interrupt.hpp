@@ -1,7 +1,7 @@
 // Ctrl-C as a stop request for the commands that run long (analyze, solve, match, and play
 // while the engine thinks): the first one stops the work, which then prints what it has (the
 // best move so far, the games played), where the default would kill the program mid-line; a
-// second one kills it as usual.
+// second one kills it as usual. And Ctrl-C that quits with last words (play's prompt).
 #pragma once
 
 #include <condition_variable>
@@ -39,6 +39,24 @@ class InterruptWatch {
   std::mutex mutex_;
   std::condition_variable_any wake_;
   std::jthread watcher_;  // started once the handler is in place; none if SIGINT was ignored
+};
+
+// While it lives, SIGINT writes `farewell` to standard output and then ends the program as
+// SIGINT does by default (a second one is not needed): for moon play's prompt, where Ctrl-C
+// quits at once but should not lose the game's replay line. Standard output must have been
+// flushed before (the text goes straight to the file descriptor, after anything written).
+// Nothing changes if the program was started with SIGINT ignored. One at a time, and not
+// together with an InterruptWatch.
+class FarewellOnInterrupt {
+ public:
+  explicit FarewellOnInterrupt(std::string farewell);
+  ~FarewellOnInterrupt();  // the handling before it, back
+  FarewellOnInterrupt(const FarewellOnInterrupt&) = delete;
+  FarewellOnInterrupt& operator=(const FarewellOnInterrupt&) = delete;
+
+ private:
+  std::string farewell_;
+  bool installed_ = false;
 };
 
 }  // namespace moon::cli

@@ -34,8 +34,9 @@ constexpr std::string_view help =
     "Ctrl-C while the engine thinks makes it move (or give its hint) now, and the game goes\n"
     "on (a second one quits); at your prompt it quits at once.\n"
     "When the game is over the result is shown, with 'replay: moon show ...', a command that\n"
-    "shows its moves again (also printed when a game is abandoned); the program then ends,\n"
-    "but at a terminal 'undo' can still take back your last move first ('quit' ends).\n"
+    "shows its moves again (also printed when a game is abandoned: quit, end of input or\n"
+    "Ctrl-C); the program then ends, but at a terminal 'undo' can still take back your last\n"
+    "move first ('quit' ends). Moves and commands may be typed in upper case too.\n"
     "\n"
     "Options:\n"
     "  --side x|o         the side you play (default x; the side to move starts)\n";
@@ -61,14 +62,17 @@ std::optional<std::size_t> undo_target(const Game& g) {
   return std::nullopt;
 }
 
-// A command that shows the game so far again: moon show, from the same start, with its moves.
-void print_replay(const Game& g) {
-  if (g.moves.empty()) return;
-  std::cout << "replay: moon show --fen '" << to_string(g.history.front()) << "'";
-  if (const std::string flags = rule_flags(g.pos.rules()); !flags.empty()) std::cout << " " << flags;
-  for (Move m : g.moves) std::cout << " " << to_string(m);
-  std::cout << "\n";
+// A line with a command that shows the game so far again: moon show, from the same start, with
+// its moves; empty before the first move.
+std::string replay_line(const Game& g) {
+  if (g.moves.empty()) return "";
+  std::string line = "replay: moon show --fen '" + to_string(g.history.front()) + "'";
+  if (const std::string flags = rule_flags(g.pos.rules()); !flags.empty()) line.append(" ").append(flags);
+  for (Move m : g.moves) line.append(" ").append(to_string(m));
+  return line + "\n";
 }
+
+void print_replay(const Game& g) { std::cout << replay_line(g); }
 
 std::string captures_text(Bitboard captured) {
   if (!captured) return "";
@@ -234,9 +238,18 @@ int play_command(Args args) {
       if (count_moves(g.pos) == 1 && legal_moves(g.pos)[0].kind() == MoveKind::pass)
         std::cout << "You are blocked: your only move is the pass (0000).\n";
     }
-    if (over) std::cout << "undo or quit> " << std::flush;
-    else std::cout << "your move (" << to_string(g.human) << ")> " << std::flush;
-    if (!std::getline(std::cin, line)) {
+    // Ctrl-C at the prompt quits at once, but a game it abandons leaves its replay line, as quit
+    // does. The farewell goes straight out, after what was written before (hence the flush); it
+    // is in place before the prompt, so that a program that sees the prompt knows it is.
+    std::cout << std::flush;
+    bool have_line = false;
+    {
+      const FarewellOnInterrupt farewell(over ? "\n" : "\nCtrl-C: game abandoned\n" + replay_line(g));
+      if (over) std::cout << "undo or quit> " << std::flush;
+      else std::cout << "your move (" << to_string(g.human) << ")> " << std::flush;
+      have_line = static_cast<bool>(std::getline(std::cin, line));
+    }
+    if (!have_line) {
       std::cout << (over ? "\n" : "\nend of input: game abandoned\n");
       if (!over) print_replay(g);
       return 0;
