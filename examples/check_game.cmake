@@ -1,6 +1,8 @@
 # Runs an example and checks what it prints (cmake -P, for the tests of examples/CMakeLists.txt).
 #   EXAMPLE  the command, its arguments separated by '|'
 #   INPUT    optional: a file given to it as standard input
+#   INPUT_DELAY  optional: seconds after which its standard input ends (a pipe from `sleep`);
+#            without it or INPUT, the input is that of the test
 #   EXPECT   optional: a regular expression its output must match; else the output must end
 #            with a whole game ('result:', 'moves:', 'position:'), which is replayed with
 #            `${MOON} show` to check that every move was legal and the final position and
@@ -12,7 +14,11 @@ function(run_example command_text output_var)
   if(INPUT)
     set(input_option INPUT_FILE ${INPUT})
   endif()
-  execute_process(COMMAND ${command} ${input_option} RESULT_VARIABLE status OUTPUT_VARIABLE output
+  set(delay)
+  if(INPUT_DELAY)
+    set(delay COMMAND sleep ${INPUT_DELAY})
+  endif()
+  execute_process(${delay} COMMAND ${command} ${input_option} RESULT_VARIABLE status OUTPUT_VARIABLE output
                   ERROR_VARIABLE errors)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "${command_text} exited with ${status}\n${output}\n${errors}")

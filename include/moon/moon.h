@@ -188,8 +188,10 @@ typedef struct moon_engine_options {
 } moon_engine_options;
 
 /* Limits of one search; several may be given, the first reached ends it. A zero-initialised
- * struct has no limit: the search then runs to its maximum depth or until moon_engine_stop()
- * (or a stop signal). */
+ * struct has no limit: the search then runs until moon_engine_stop() (or a stop signal), to its
+ * maximum depth, or until deeper iterations cannot change its result, whichever comes first: a
+ * proven value, or a win or loss found within the depth searched on every line asked, ends it at
+ * once (the protocol's `go infinite` waits for `stop` after that; the C API returns). */
 typedef struct moon_search_limits {
   int depth;            /* iterations, 1-100; 0: no limit */
   uint64_t nodes;       /* 0: no limit; exact with one thread, up to about 1024 a thread over with more */
