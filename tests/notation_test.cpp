@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -403,4 +404,19 @@ TEST_CASE("squares, colours, results and phases as text") {
   CHECK(to_string(Result::x_wins) == "x wins");
   CHECK(to_string(Result::draw) == "draw");
   CHECK(to_string(Phase::over) == "over");
+}
+
+TEST_CASE("Expected: the value it holds can be changed in place, and moved out") {
+  auto pos = parse_position("5/5/5/5/5 x 12 12 0 1");
+  REQUIRE(pos);
+  const auto b4 = parse_move("b4", *pos);
+  REQUIRE(b4);
+  pos->play(*b4);  // through operator->, on the value held
+  CHECK(to_string(*pos) == "5/1x3/5/5/5 o 11 12 0 1");
+  (*pos).play(*parse_move("d2", *pos));  // through operator*
+  CHECK(to_string(pos.value()) == "5/1x3/5/3o1/5 x 11 11 0 2");
+  // A value that can only be moved comes out of a temporary Expected with operator*.
+  Expected<std::unique_ptr<int>> owner = std::make_unique<int>(7);
+  const std::unique_ptr<int> taken = *std::move(owner);
+  CHECK(*taken == 7);
 }

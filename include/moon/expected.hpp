@@ -25,7 +25,10 @@ class Expected {
   T& value() & { return std::get<0>(state_); }
   T&& value() && { return std::get<0>(std::move(state_)); }
   const T& operator*() const& { return value(); }
+  T& operator*() & { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
   const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
   // Precondition: !has_value().
   const Error& error() const { return std::get<1>(state_); }
 
