@@ -45,6 +45,16 @@ SolveOptions clamped(SolveOptions options) {
   return options;
 }
 
+// One thread grows the table with the solve (solve_table.hpp); more share the whole at once.
+bool table_grows(const SolveOptions& options) {
+#ifdef MOON_SOLVER_WHOLE_TABLE  // for measuring what growing gains (docs/SOLVER.md)
+  (void)options;
+  return false;
+#else
+  return options.threads == 1;
+#endif
+}
+
 }  // namespace
 
 struct Solver::Impl {
@@ -64,6 +74,7 @@ Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = clamped(std::move(options));
   // A size the machine cannot hold: no table (set_options() says why instead).
   if (!impl_->table.resize(impl_->options.hash_mb)) impl_->options.hash_mb = 0;
+  impl_->table.set_growing(table_grows(impl_->options));
   // Made now rather than in the first solve, which would pay for them; threads the system will
   // not make are an error of solve() (and of set_options()).
   (void)impl_->threads.reserve(impl_->options.threads);
@@ -110,6 +121,7 @@ Expected<bool> Solver::set_options(SolveOptions options) {
     impl_->table_rules.reset();
   }
   impl_->options = std::move(options);
+  impl_->table.set_growing(table_grows(impl_->options));
   return true;
 }
 

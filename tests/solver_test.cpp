@@ -558,19 +558,123 @@ TEST_CASE("\"not lost within 2 plies?\", answered without the table, agrees with
   for (const auto& [variant, count] : lost_by_variant) CHECK(count >= 10 / scale);
 }
 
-TEST_CASE("the table never changes a proven result: no table, a tiny one, a big one") {
+TEST_CASE("the table never changes a proven result: no table, a tiny one, a big one, a growing one") {
   const auto cases = samples(11, 300 / scale, 200000 / scale);
-  SolveTable none(0), tiny, big(32);
+  SolveTable none(0), tiny, big(32), growing;
   tiny.resize_bytes(256);  // four buckets: constant replacement
   REQUIRE(tiny.entry_count() == 16);
+  growing.set_growing(true, 1024);  // from 16 buckets to 4096, doubling, as entries fill them
+  REQUIRE(growing.resize_bytes(std::size_t{1} << 18));
   for (const Sample& s : cases) {
     INFO(describe(s.pos));
-    for (SolveTable* table : {&none, &tiny, &big}) {
+    for (SolveTable* table : {&none, &tiny, &big, &growing}) {
       const SolveResult r = core_solve(s.pos, *table);
       CHECK(r.outcome == s.truth.outcome);
       CHECK(r.plies == s.truth.plies);
     }
   }
+}
+
+namespace {
+
+// An entry stored in a SolveTable test: its key and the hash its bucket is chosen by.
+struct StoredEntry {
+  std::uint64_t key, hash;
+};
+
+// Keys of every kind the solver stores, by turn: an exact key, a board's, and a board's clock
+// range (whose bucket is its board's, as the search stores it).
+StoredEntry random_entry(std::mt19937_64& rng, int i) {
+  const std::uint64_t exact = rng() >> 1;  // no bit 63
+  const std::uint64_t board = (rng() & boards_mask) | std::uint64_t{1} << 63;
+  switch (i % 3) {
+    case 0: return {exact, solve_hash(exact)};
+    case 1: return {board, solve_hash(board)};
+    default: return {clock_range_key(board, i % 2 == 0), solve_hash(board)};
+  }
+}
+
+std::vector<bool> findable(const SolveTable& table, const std::vector<StoredEntry>& stored) {
+  std::vector<bool> found;
+  SolveBounds bounds;
+  for (const StoredEntry& e : stored) found.push_back(table.probe(e.key, e.hash, bounds));
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("a growing table starts small, doubles as it fills, and keeps every entry as it doubles") {
+  SolveTable table;
+  table.set_growing(true, 256);  // four buckets at first
+  REQUIRE(table.resize_bytes(64 * 64));
+  CHECK(table.entry_count() == 16);
+  CHECK(table.capacity_entries() == 256);
+  std::mt19937_64 rng(11);
+  std::vector<StoredEntry> stored;
+  std::vector<std::size_t> sizes{table.entry_count()};
+  for (int i = 0; i < 600; ++i) {
+    const std::vector<bool> before = findable(table, stored);
+    const std::size_t size_before = table.entry_count();
+    const StoredEntry e = random_entry(rng, i);
+    table.store(e.key, e.hash, SolveValue(-i % 7), SolveValue(i % 5 + 1), Move{}, std::uint64_t(i) + 1);
+    stored.push_back(e);
+    SolveBounds bounds;
+    REQUIRE(table.probe(e.key, e.hash, bounds));
+    CHECK(bounds.lower == SolveValue(-i % 7));
+    if (table.entry_count() == size_before) continue;
+    // It grew: the store that made it grow took an empty slot, and moving the entries to twice
+    // the buckets lost none of them.
+    INFO("grown from " << size_before << " entries, at store " << i);
+    sizes.push_back(table.entry_count());
+    const std::vector<bool> after = findable(table, stored);
+    for (std::size_t j = 0; j < before.size(); ++j)
+      if (before[j]) CHECK(after[j]);
+  }
+  CHECK(sizes == std::vector<std::size_t>{16, 32, 64, 128, 256});
+  // Cleared, it starts small again, and holds nothing.
+  table.clear();
+  CHECK(table.entry_count() == 16);
+  CHECK(std::none_of(stored.begin(), stored.end(), [&](const StoredEntry& e) {
+    SolveBounds bounds;
+    return table.probe(e.key, e.hash, bounds);
+  }));
+}
+
+TEST_CASE("a growing table: a last step short of doubling, and growing turned off, keep it exact") {
+  SolveTable table;
+  table.set_growing(true, 256);
+  REQUIRE(table.resize_bytes(48 * 64));  // 4, 8, 16, 32, then 48 buckets
+  std::mt19937_64 rng(12);
+  std::vector<StoredEntry> stored;
+  // Every entry found holds what was stored for its key (never another's), whatever was lost.
+  const auto holds_its_own = [&] {
+    SolveBounds bounds;
+    for (std::size_t j = 0; j < stored.size(); ++j)
+      if (table.probe(stored[j].key, stored[j].hash, bounds) && bounds.lower != SolveValue(j % 9)) return false;
+    return true;
+  };
+  for (int i = 0; i < 400; ++i) {
+    const StoredEntry e = random_entry(rng, i);
+    table.store(e.key, e.hash, SolveValue(i % 9), solve_win, Move{}, std::uint64_t(i % 13) + 1);
+    stored.push_back(e);
+  }
+  CHECK(table.entry_count() == 192);
+  CHECK(holds_its_own());
+
+  // Turned off part way, the whole is in use at once and the entries found stay found.
+  table.clear();
+  stored.clear();
+  for (int i = 0; i < 12; ++i) {
+    const StoredEntry e = random_entry(rng, i);
+    table.store(e.key, e.hash, SolveValue(i % 9), solve_win, Move{}, 1);
+    stored.push_back(e);
+  }
+  REQUIRE(table.entry_count() < table.capacity_entries());
+  const std::vector<bool> before = findable(table, stored);
+  table.set_growing(false);
+  CHECK(table.entry_count() == table.capacity_entries());
+  CHECK(findable(table, stored) == before);
+  CHECK(holds_its_own());
 }
 
 TEST_CASE("symmetric images share table entries and get the same results") {
