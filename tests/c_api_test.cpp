@@ -157,8 +157,14 @@ TEST_CASE("C API: a refused move says why and changes nothing") {
   CHECK(moon_position_play(pos.p, "b4", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
   CHECK(contains(moon_last_error(), "occupied"));
   CHECK(moon_position_play(pos.p, "c3", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
+  // Refused text: a message to show to whoever typed it, as moon.h says (no function's name).
+  CHECK(std::string(moon_last_error()) == "'c3' is illegal: no counter may be placed on c3");
   CHECK(moon_position_play(pos.p, "b4b5", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
   CHECK(moon_position_play(pos.p, "z9", nullptr) == MOON_ERROR_PARSE);
+  CHECK(std::string(moon_last_error()).starts_with("'z9' is not a move"));
+  // Other errors name the function.
+  CHECK(moon_position_play(pos.p, nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_position_play: move is NULL");
   CHECK(moon_position_play(pos.p, "", nullptr) == MOON_ERROR_PARSE);
   CHECK(moon_position_play(pos.p, "b4c4d4", nullptr) == MOON_ERROR_PARSE);
   CHECK(text_of(pos.p) == before);

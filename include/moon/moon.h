@@ -9,7 +9,10 @@
  * - Every function that can fail returns a moon_status: MOON_OK (0) on success. On failure
  *   nothing has changed (no handle is modified, no output is written except on
  *   MOON_ERROR_BUFFER_TOO_SMALL, see below) and moon_last_error() returns a message that
- *   says what is wrong.
+ *   says what is wrong. It starts with the function's name ("moon_position_play: move is
+ *   NULL"), except for text refused as a position or a move (MOON_ERROR_PARSE,
+ *   MOON_ERROR_ILLEGAL_MOVE), whose message quotes the text and is meant to be shown as it is
+ *   to whoever typed it ("'c3' is illegal: no counter may be placed on c3").
  *   The only functions without a status are those that cannot fail: the *_free functions,
  *   moon_last_error(), moon_status_name() and moon_version().
  * - Errors are per thread: moon_last_error() describes the last failed call made on the
