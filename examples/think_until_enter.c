@@ -1,16 +1,16 @@
 /* Thinks about a position until Enter is pressed, through the C API (moon::moon_c) and POSIX
- * threads, as a frontend's "analyse" button would: a worker thread searches without a limit and
- * prints each completed iteration; the main thread waits for a line on standard input (or its
- * end), raises a stop signal and prints the worker's best move. A search without a limit also
- * ends by itself once deeper iterations cannot change its result (a proven value, or a win or
- * loss found within the depth searched): the worker then says so at once.
+ * threads, as a frontend's "analyse" button would: a worker thread searches until stopped
+ * (moon_engine_search_until_stopped(): even once deeper iterations cannot change its result, a
+ * win found within the depth searched say, it waits for the stop) and prints each completed
+ * iteration; the main thread waits for a line on standard input (or its end), raises a stop
+ * signal and prints the worker's best move.
  *
  * The signal is attached to the engine before the worker starts, so a stop that comes before
  * the worker has even begun its search still ends it. moon_engine_stop() could not promise that:
  * it does nothing while no search runs, and the search would then run on.
  *
  *   example_think_until_enter [POSITION]     (default: the start position)
- *   echo | example_think_until_enter '4x/5/xo2o/3x1/2x2 x'   (finds the win in 13 at once)
+ *   echo | example_think_until_enter '4x/5/xo2o/3x1/2x2 x'
  */
 #define _POSIX_C_SOURCE 200809L /* pthreads, with the compiler in strict C99 */
 #include <pthread.h>
@@ -25,9 +25,6 @@ struct job {
   moon_search_info result;
   moon_status status;
   char message[512]; /* moon_last_error() is per thread: the worker's, kept for main */
-  pthread_mutex_t lock; /* guards the two flags below */
-  int stop_raised;      /* main has raised the stop signal */
-  int finished;         /* the search ended before that, by itself */
 };
 
 static void print_score(const moon_search_info* info) {
@@ -50,18 +47,11 @@ static void print_iteration(const moon_search_info* info, void* user_data) {
 
 static void* think(void* argument) {
   struct job* job = argument;
-  job->status = moon_engine_search(job->engine, job->position, NULL, print_iteration, NULL, &job->result);
+  job->status = moon_engine_search_until_stopped(job->engine, job->position, 1, print_iteration, NULL, &job->result);
   if (job->status != MOON_OK) {
     strncpy(job->message, moon_last_error(), sizeof job->message - 1);
     job->message[sizeof job->message - 1] = '\0';
   }
-  pthread_mutex_lock(&job->lock);
-  if (job->status == MOON_OK && !job->stop_raised) {
-    job->finished = 1;
-    printf("search finished; press Enter to quit\n");
-    fflush(stdout);
-  }
-  pthread_mutex_unlock(&job->lock);
   return NULL;
 }
 
@@ -100,29 +90,17 @@ int main(int argc, char** argv) {
   job.engine = engine;
   job.position = position;
   job.status = MOON_ERROR_INTERNAL;
-  job.stop_raised = 0;
-  job.finished = 0;
-  if (pthread_mutex_init(&job.lock, NULL) != 0) {
-    fprintf(stderr, "cannot make a mutex\n");
-    exit_status = 1;
-    goto done;
-  }
   printf("thinking; press Enter to stop\n");
   fflush(stdout);
   if (pthread_create(&worker, NULL, think, &job) != 0) {
     fprintf(stderr, "cannot start the worker thread\n");
-    pthread_mutex_destroy(&job.lock);
     exit_status = 1;
     goto done;
   }
   while ((c = getchar()) != EOF && c != '\n') {
   }
-  pthread_mutex_lock(&job.lock);
-  job.stop_raised = 1;
-  pthread_mutex_unlock(&job.lock);
   moon_stop_signal_raise(stop); /* from this thread, while the worker may not have begun yet */
   pthread_join(worker, NULL);
-  pthread_mutex_destroy(&job.lock);
 
   if (job.status != MOON_OK) {
     fprintf(stderr, "moon_engine_search: %s: %s\n", moon_status_name(job.status), job.message);
@@ -134,7 +112,7 @@ int main(int argc, char** argv) {
      * its move order, legal but not searched, and the score only the static evaluation. */
     printf("stopped before the first iteration, no score\n");
   } else {
-    printf("%s at depth %d, score ", job.finished ? "finished" : "stopped", job.result.depth);
+    printf("stopped at depth %d, score ", job.result.depth);
     print_score(&job.result);
     printf("\n");
   }

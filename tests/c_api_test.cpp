@@ -498,6 +498,46 @@ TEST_CASE("C API: one moon_engine_stop() reaches a call that has only just begun
   }
 }
 
+TEST_CASE("C API: a search until stopped goes on after its result is settled, and ends at the stop") {
+  EngineHandle engine;
+  moon_engine_options options = {4, 1, 4};
+  REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
+  PositionHandle won;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &won.p) == MOON_OK);
+  // Without limits, moon_engine_search() returns by itself: the win in 1 is settled at depth 1.
+  moon_search_info result;
+  REQUIRE(moon_engine_search(engine.e, won.p, nullptr, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(result.score_kind == MOON_SCORE_WIN);
+
+  // Until stopped, it is still inside the call 300 ms later, busy; the stop ends it with the win.
+  moon_status status = MOON_ERROR_INTERNAL;
+  int iterations = 0;
+  const auto count = [](const moon_search_info*, void* counter) { ++*static_cast<int*>(counter); };
+  std::atomic<bool> returned{false};
+  returns_promptly(engine.e, [&] {
+    status = moon_engine_search_until_stopped(engine.e, won.p, 0, count, &iterations, &result);
+    returned = true;
+  }, [&] {
+    std::this_thread::sleep_for(300ms);
+    CHECK_FALSE(returned.load());
+    CHECK(moon_engine_clear(engine.e) == MOON_ERROR_BUSY);
+    CHECK(moon_engine_stop(engine.e) == MOON_OK);
+  });
+  CHECK(status == MOON_OK);
+  CHECK(iterations >= 1);
+  CHECK(std::string(result.best_move) == "c2c1");
+  CHECK(result.score_kind == MOON_SCORE_WIN);
+  CHECK(result.score_value == 1);
+
+  // Its arguments are checked as moon_engine_search()'s.
+  CHECK(moon_engine_search_until_stopped(engine.e, won.p, 65, nullptr, nullptr, &result) ==
+        MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search_until_stopped: multipv must be from 0 to 64, not 65");
+  CHECK(moon_engine_search_until_stopped(engine.e, nullptr, 1, nullptr, nullptr, &result) ==
+        MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search_until_stopped: position is NULL");
+}
+
 TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the call begins") {
   EngineHandle engine;
   moon_engine_options options = {4, 1, 4};

@@ -194,7 +194,8 @@ typedef struct moon_engine_options {
  * struct has no limit: the search then runs until moon_engine_stop() (or a stop signal), to its
  * maximum depth, or until deeper iterations cannot change its result, whichever comes first: a
  * proven value, or a win or loss found within the depth searched on every line asked, ends it at
- * once (the protocol's `go infinite` waits for `stop` after that; the C API returns). */
+ * once (moon_engine_search_until_stopped() waits for the stop instead, as the protocol's
+ * `go infinite` does). */
 typedef struct moon_search_limits {
   int depth;            /* iterations, 1-100; 0: no limit */
   uint64_t nodes;       /* 0: no limit; exact with one thread, up to about 1024 a thread over with more */
@@ -266,6 +267,13 @@ MOON_API moon_status moon_engine_clear(moon_engine* engine);
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
                                         const moon_search_limits* limits, moon_search_callback callback,
                                         void* user_data, moon_search_info* out);
+
+/* As moon_engine_search() without limits, but returns only once stopped (moon_engine_stop() or a
+ * stop signal), even when its result was settled long before (the protocol's `go infinite`): a
+ * frontend's "analyse" until the user stops it. multipv as in moon_search_limits (0 means 1). */
+MOON_API moon_status moon_engine_search_until_stopped(moon_engine* engine, const moon_position* position,
+                                                      int multipv, moon_search_callback callback, void* user_data,
+                                                      moon_search_info* out);
 
 /* Proves the value of the position, blocking until done; MOON_ERROR_STOPPED if
  * moon_engine_stop() or a stop signal ended it first, MOON_ERROR_OUT_OF_MEMORY if the system will

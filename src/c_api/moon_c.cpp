@@ -269,6 +269,31 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
   });
 }
 
+// moon_engine_search() and moon_engine_search_until_stopped(): `set_limits` checks the caller's
+// limits and writes them into `l`, or returns the status of an error.
+template <class SetLimits>
+moon_status search(const char* function, moon_engine* engine, const moon_position* position,
+                   moon_search_callback callback, void* user_data, moon_search_info* out, SetLimits set_limits) {
+  if (!engine) return null_argument(function, "engine");
+  if (!position) return null_argument(function, "position");
+  if (!out) return null_argument(function, "out");
+  // The engine is marked busy first, so that a moon_engine_stop() from now on reaches this call.
+  Run run(*engine);
+  if (!run.acquired()) return busy(function);
+  SearchLimits l;
+  if (const moon_status status = set_limits(l); status != MOON_OK) return status;
+  std::function<void(const SearchInfo&)> report;
+  if (callback) report = [&](const SearchInfo& info) {
+    const moon_search_info c = to_info(info);
+    callback(&c, user_data);
+  };
+  const auto result = engine->searcher.search(position->value, l, report, run.stop_token());
+  // The limits are checked before: what is left is helper threads the system will not make.
+  if (!result) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + result.error().message);
+  *out = to_info(*result);
+  return MOON_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -489,22 +514,17 @@ moon_status moon_engine_clear(moon_engine* engine) {
 
 moon_status moon_engine_search(moon_engine* engine, const moon_position* position, const moon_search_limits* limits,
                                moon_search_callback callback, void* user_data, moon_search_info* out) {
+  constexpr const char* function = "moon_engine_search";
   return guarded([&] {
-    if (!engine) return null_argument("moon_engine_search", "engine");
-    if (!position) return null_argument("moon_engine_search", "position");
-    if (!out) return null_argument("moon_engine_search", "out");
-    // The engine is marked busy first, so that a moon_engine_stop() from now on reaches this call.
-    Run run(*engine);
-    if (!run.acquired()) return busy("moon_engine_search");
-    SearchLimits l;
-    if (limits) {
+    return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
+      if (!limits) return MOON_OK;
       if (limits->depth < 0 || limits->depth > max_search_depth || limits->movetime_ms < 0 ||
           limits->time_left_ms < 0 || limits->increment_ms < 0)
-        return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: depth must be from 0 to " +
+        return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": depth must be from 0 to " +
                                                      std::to_string(max_search_depth) + " and times not negative");
       static_assert(max_search_depth == 100 && max_multipv == 64, "moon.h documents these ranges");
       if (limits->multipv < 0 || limits->multipv > max_multipv)
-        return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: multipv must be from 0 to " +
+        return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": multipv must be from 0 to " +
                                                      std::to_string(max_multipv) + ", not " +
                                                      std::to_string(limits->multipv));
       l.depth = limits->depth;
@@ -513,17 +533,23 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
       l.time_left_ms = limits->time_left_ms;
       l.increment_ms = limits->increment_ms;
       l.multipv = limits->multipv ? limits->multipv : 1;
-    }
-    std::function<void(const SearchInfo&)> report;
-    if (callback) report = [&](const SearchInfo& info) {
-      const moon_search_info c = to_info(info);
-      callback(&c, user_data);
-    };
-    const auto result = engine->searcher.search(position->value, l, report, run.stop_token());
-    // The limits are checked above: what is left is helper threads the system will not make.
-    if (!result) return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_search: " + result.error().message);
-    *out = to_info(*result);
-    return MOON_OK;
+      return MOON_OK;
+    });
+  });
+}
+
+moon_status moon_engine_search_until_stopped(moon_engine* engine, const moon_position* position, int multipv,
+                                             moon_search_callback callback, void* user_data, moon_search_info* out) {
+  constexpr const char* function = "moon_engine_search_until_stopped";
+  return guarded([&] {
+    return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
+      if (multipv < 0 || multipv > max_multipv)
+        return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": multipv must be from 0 to " +
+                                                     std::to_string(max_multipv) + ", not " + std::to_string(multipv));
+      l.infinite = true;
+      l.multipv = multipv ? multipv : 1;
+      return MOON_OK;
+    });
   });
 }
 
