@@ -44,19 +44,26 @@ extern "C" void on_interrupt_farewell(int) {
   raise(SIGINT);
 }
 
+// Makes `handler` SIGINT's handling, the handling before it kept in `before`; false, with nothing
+// changed, if the program was started with SIGINT ignored (as a shell starts a script's
+// background jobs, so that Ctrl-C reaches only the foreground): it stays ignored. SA_RESETHAND:
+// once handled, SIGINT is back to its default, so a second Ctrl-C kills.
+bool handle_interrupts(void (*handler)(int), struct sigaction& before) {
+  sigaction(SIGINT, nullptr, &before);
+  if (!(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_IGN) return false;
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = int(SA_RESETHAND | SA_RESTART);  // SA_RESETHAND is the sign bit
+  sigaction(SIGINT, &action, &before);
+  return true;
+}
+
 }  // namespace
 
 InterruptWatch::InterruptWatch(std::string_view command, std::string_view doing) : command_(command), doing_(doing) {
-  // Started with SIGINT ignored (as a shell starts a script's background jobs, so that Ctrl-C
-  // reaches only the foreground): it stays ignored, and there is nothing to watch.
-  sigaction(SIGINT, nullptr, &replaced);
-  if (!(replaced.sa_flags & SA_SIGINFO) && replaced.sa_handler == SIG_IGN) return;
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  // SA_RESETHAND: once handled, SIGINT is back to its default, so a second Ctrl-C kills.
-  action.sa_flags = int(SA_RESETHAND | SA_RESTART);  // SA_RESETHAND is the sign bit
-  sigaction(SIGINT, &action, &replaced);
+  // Started with SIGINT ignored, there is nothing to watch.
+  if (!handle_interrupts(on_interrupt, replaced)) return;
   // A Ctrl-C before the watcher's first look is not lost: the flag waits for it.
   try {
     watcher_ = std::jthread([this](std::stop_token end) { watch(end); });
@@ -89,21 +96,14 @@ void InterruptWatch::watch(std::stop_token end) {
 }
 
 FarewellOnInterrupt::FarewellOnInterrupt(std::string farewell) : farewell_(std::move(farewell)) {
-  sigaction(SIGINT, nullptr, &replaced_by_farewell);
-  if (!(replaced_by_farewell.sa_flags & SA_SIGINFO) && replaced_by_farewell.sa_handler == SIG_IGN) return;
+  // The text is in place before the handler that reads it.
   farewell_text.store(farewell_.data());
   farewell_size.store(farewell_.size());
-  struct sigaction action {};
-  action.sa_handler = on_interrupt_farewell;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = int(SA_RESETHAND | SA_RESTART);
-  sigaction(SIGINT, &action, &replaced_by_farewell);
-  installed_ = true;
+  installed_ = handle_interrupts(on_interrupt_farewell, replaced_by_farewell);
 }
 
 FarewellOnInterrupt::~FarewellOnInterrupt() {
-  if (!installed_) return;
-  sigaction(SIGINT, &replaced_by_farewell, nullptr);
+  if (installed_) sigaction(SIGINT, &replaced_by_farewell, nullptr);
   farewell_size.store(0);
   farewell_text.store(nullptr);
 }
