@@ -68,7 +68,7 @@ class SolveTable {
     const std::size_t count = bytes / sizeof(Bucket);
     if (!count) {
       buckets_.reset();
-      capacity_ = bucket_count_ = touched_ = 0;
+      capacity_ = bucket_count_ = 0;
       dirty_.store(false, std::memory_order_relaxed);
       return true;
     }
@@ -81,11 +81,12 @@ class SolveTable {
     return true;
   }
   // Forgets every entry (does nothing on a table not written to since it was last cleared); a
-  // growing table starts small again.
+  // growing table starts small again. Only the part in use holds entries: the part only grows
+  // between clears.
   void clear() {
     if (!dirty_.load(std::memory_order_relaxed)) return;
     dirty_.store(false, std::memory_order_relaxed);
-    for (std::size_t i = 0; i < touched_; ++i) clear_bucket(buckets_[i]);
+    for (std::size_t i = 0; i < bucket_count_; ++i) clear_bucket(buckets_[i]);
     start_afresh();
   }
   // Whether the part in use grows with the entries (see above), from start_bytes (tests use
@@ -203,7 +204,6 @@ class SolveTable {
   // The part in use as a new or cleared table's.
   void start_afresh() {
     bucket_count_ = growing_ ? std::min(capacity_, start_buckets_) : capacity_;
-    touched_ = bucket_count_;
     filled_ = 0;
     set_grow_at();
   }
@@ -220,7 +220,6 @@ class SolveTable {
     if (count <= bucket_count_) return;
     const std::size_t old_count = bucket_count_;
     bucket_count_ = count;
-    touched_ = std::max(touched_, count);
     filled_ = 0;
     for (std::size_t i = old_count; i-- > 0;) {
       std::uint64_t checks[bucket_entries], datas[bucket_entries];
@@ -237,21 +236,21 @@ class SolveTable {
   // Puts an entry, moved as it was, into its bucket: an empty slot, else over the least work.
   void place(std::uint64_t key, std::uint64_t check, std::uint64_t data) {
     Bucket& b = buckets_[index(hash_of_key(key))];
-    Entry* target = nullptr;
+    Entry* slot = &b.entries[0];  // becomes the first empty entry, else the one of least work
+    unsigned least_work = ~0u;
     for (Entry& e : b.entries) {
       const std::uint64_t there = e.data.load(std::memory_order_relaxed);
       if (!(there & used_bit)) {
-        target = &e;
         ++filled_;
+        slot = &e;
         break;
       }
-      if (!target || work_of(there) < work_of(target->data.load(std::memory_order_relaxed))) target = &e;
+      if (work_of(there) < least_work) slot = &e, least_work = work_of(there);
     }
-    if (target->data.load(std::memory_order_relaxed) & used_bit &&
-        work_of(target->data.load(std::memory_order_relaxed)) >= work_of(data))
+    if (slot->data.load(std::memory_order_relaxed) & used_bit && least_work >= work_of(data))
       return;  // the bucket holds only entries of as much work or more
-    target->check.store(check, std::memory_order_relaxed);
-    target->data.store(data, std::memory_order_relaxed);
+    slot->check.store(check, std::memory_order_relaxed);
+    slot->data.store(data, std::memory_order_relaxed);
   }
   static void write(Entry& e, std::uint64_t key, SolveValue lower, SolveValue upper, Move move, unsigned work) {
     const std::uint64_t data = std::uint64_t(std::uint16_t(lower)) | std::uint64_t(std::uint16_t(upper)) << 16 |
@@ -263,7 +262,6 @@ class SolveTable {
   TableArray<Bucket> buckets_;
   std::size_t capacity_ = 0;      // buckets allocated
   std::size_t bucket_count_ = 0;  // buckets in use: the whole, or for a growing table its start
-  std::size_t touched_ = 0;       // buckets in use at some time since the last clear
   bool growing_ = false;
   std::size_t start_buckets_ = growing_start_bytes / sizeof(Bucket);
   std::size_t filled_ = 0;        // a growing table's entries in use (counted as they fill)
