@@ -3,14 +3,7 @@
 # configured, nothing of moon installed with the parent (cmake -P, for the subproject test).
 #   MOON_SOURCE_DIR  the moon sources     SOURCE_DIR  tests/subproject
 #   WORK_DIR         a scratch directory  GENERATOR, CXX_COMPILER  as the build used
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    string(REPLACE ";" " " command "${ARGN}")
-    message(FATAL_ERROR "${command}\nfailed (${status}):\n${output}\n${errors}")
-  endif()
-  set(output "${output}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
 
 file(REMOVE_RECURSE ${WORK_DIR})
 set(build ${WORK_DIR}/build)

@@ -269,6 +269,17 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
   });
 }
 
+// The lines a search reports, from moon_search_limits::multipv or its twin argument (0 means 1);
+// MOON_OK, or the error for a count out of range.
+moon_status set_multipv(const char* function, int multipv, SearchLimits& l) {
+  static_assert(max_multipv == 64, "moon.h documents the range");
+  if (multipv < 0 || multipv > max_multipv)
+    return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": multipv must be from 0 to " +
+                                                 std::to_string(max_multipv) + ", not " + std::to_string(multipv));
+  l.multipv = multipv ? multipv : 1;
+  return MOON_OK;
+}
+
 // moon_engine_search() and moon_engine_search_until_stopped(): `set_limits` checks the caller's
 // limits and writes them into `l`, or returns the status of an error.
 template <class SetLimits>
@@ -522,18 +533,13 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
           limits->time_left_ms < 0 || limits->increment_ms < 0)
         return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": depth must be from 0 to " +
                                                      std::to_string(max_search_depth) + " and times not negative");
-      static_assert(max_search_depth == 100 && max_multipv == 64, "moon.h documents these ranges");
-      if (limits->multipv < 0 || limits->multipv > max_multipv)
-        return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": multipv must be from 0 to " +
-                                                     std::to_string(max_multipv) + ", not " +
-                                                     std::to_string(limits->multipv));
+      static_assert(max_search_depth == 100, "moon.h documents the range");
       l.depth = limits->depth;
       l.nodes = limits->nodes;
       l.movetime_ms = limits->movetime_ms;
       l.time_left_ms = limits->time_left_ms;
       l.increment_ms = limits->increment_ms;
-      l.multipv = limits->multipv ? limits->multipv : 1;
-      return MOON_OK;
+      return set_multipv(function, limits->multipv, l);
     });
   });
 }
@@ -543,12 +549,8 @@ moon_status moon_engine_search_until_stopped(moon_engine* engine, const moon_pos
   constexpr const char* function = "moon_engine_search_until_stopped";
   return guarded([&] {
     return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
-      if (multipv < 0 || multipv > max_multipv)
-        return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": multipv must be from 0 to " +
-                                                     std::to_string(max_multipv) + ", not " + std::to_string(multipv));
       l.infinite = true;
-      l.multipv = multipv ? multipv : 1;
-      return MOON_OK;
+      return set_multipv(function, multipv, l);
     });
   });
 }
