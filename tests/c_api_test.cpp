@@ -498,7 +498,7 @@ TEST_CASE("C API: one moon_engine_stop() reaches a call that has only just begun
   }
 }
 
-TEST_CASE("C API: a search until stopped goes on after its result is settled, and ends at the stop") {
+TEST_CASE("C API: a search until stopped ends only at the stop, once settled or on a finished game") {
   EngineHandle engine;
   moon_engine_options options = {4, 1, 4};
   REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
@@ -528,6 +528,24 @@ TEST_CASE("C API: a search until stopped goes on after its result is settled, an
   CHECK(std::string(result.best_move) == "c2c1");
   CHECK(result.score_kind == MOON_SCORE_WIN);
   CHECK(result.score_value == 1);
+
+  // A game that is over has nothing to search, and still waits for the stop (as `go infinite`).
+  PositionHandle over;
+  REQUIRE(moon_position_from_string("xx3/5/5/5/o4 o", nullptr, &over.p) == MOON_OK);
+  iterations = 0;
+  returned = false;
+  status = MOON_ERROR_INTERNAL;
+  returns_promptly(engine.e, [&] {
+    status = moon_engine_search_until_stopped(engine.e, over.p, 0, count, &iterations, &result);
+    returned = true;
+  }, [&] {
+    std::this_thread::sleep_for(300ms);
+    CHECK_FALSE(returned.load());
+    CHECK(moon_engine_stop(engine.e) == MOON_OK);
+  });
+  CHECK(status == MOON_OK);
+  CHECK(iterations == 0);
+  CHECK(std::string(result.best_move).empty());
 
   // Its arguments are checked as moon_engine_search()'s.
   CHECK(moon_engine_search_until_stopped(engine.e, won.p, 65, nullptr, nullptr, &result) ==

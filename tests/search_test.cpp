@@ -795,6 +795,16 @@ TEST_CASE("stop() from another thread ends an infinite search, which keeps a leg
   s.stop();
   REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
   CHECK(future.get()->score_info == ScoreInfo{ScoreKind::win, 1});
+
+  // A game that is over: nothing to search, and still it waits for stop().
+  const Position over = parse("xx3/5/5/5/o4 o");
+  REQUIRE(over.is_over());
+  auto finished = std::async(std::launch::async, [&] { return s.search(over, infinite); });
+  while (!s.is_searching()) std::this_thread::yield();
+  CHECK(finished.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout);
+  s.stop();
+  REQUIRE(finished.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+  CHECK(finished.get()->best.is_null());
 }
 
 TEST_CASE("a stop requested on the token ends a search, even before it begins" * doctest::test_suite("threads")) {

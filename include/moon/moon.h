@@ -269,8 +269,9 @@ MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position
                                         void* user_data, moon_search_info* out);
 
 /* As moon_engine_search() without limits, but returns only once stopped (moon_engine_stop() or a
- * stop signal), even when its result was settled long before (the protocol's `go infinite`): a
- * frontend's "analyse" until the user stops it. multipv as in moon_search_limits (0 means 1). */
+ * stop signal), even when its result was settled long before or the game is over (best_move "")
+ * (the protocol's `go infinite`): a frontend's "analyse" until the user stops it. multipv as in
+ * moon_search_limits (0 means 1). */
 MOON_API moon_status moon_engine_search_until_stopped(moon_engine* engine, const moon_position* position,
                                                       int multipv, moon_search_callback callback, void* user_data,
                                                       moon_search_info* out);

@@ -128,7 +128,8 @@ class Searcher {
   const SearchOptions& options() const;
   bool clear();  // forget the table and history (new game); false, and nothing done, while searching
   // Returns an error for invalid limits, while another search runs on this Searcher, or if the
-  // system will not make the helper threads; a position that is over gets best = null move.
+  // system will not make the helper threads; a position that is over gets best = null move (an
+  // infinite search of one, too, returns only when stopped).
   // on_iteration is called after each completed iteration, once for each of its lines
   // (limits.multipv), best first. An exception thrown by on_iteration ends the search (helper
   // threads stopped and joined) and leaves search() to the caller. A stop requested on

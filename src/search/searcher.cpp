@@ -151,6 +151,10 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   shared.start = search::Clock::now();
 
   if (pos.is_over()) {
+    // Until stop(), as the word says: a frontend's analysis of a finished game ends when its user
+    // ends it, as the protocol's `go infinite` answers only after `stop`.
+    if (limits.infinite)
+      while (!im.stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     const Score s = search::terminal_score(pos, 0);
     return SearchResult{Move(), s, score_info(s, true), {}, 0, 0, 0};
   }

@@ -7,14 +7,18 @@
 // failure comes with a message, writes no output (an empty string into a buffer too small,
 // the needed count for a too-small capacity) and leaves the position unchanged; text written
 // is NUL-terminated within its buffer; a listed move plays. Searches end by a limit or by the
-// callback's stop after its first iteration; solves by the progress callback's stop at its
-// first call, or by themselves on positions of four counters or fewer with a clock limit of at
-// most 20; both at once when a raised stop signal is attached to the engine. Hash sizes are
-// kept to a few MiB (or refused ones) so the fuzzer stays fast.
+// callback's stop after its first iteration (a search until stopped by that, or on a position
+// that is over by another thread's stops); solves by the progress callback's stop at its first
+// call, or by themselves on positions of four counters or fewer with a clock limit of at most
+// 20; both at once when a raised stop signal is attached to the engine. Hash sizes are kept to a
+// few MiB (or refused ones) so the fuzzer stays fast.
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "fuzz_input.hpp"
 #include "moon/moon.h"
@@ -93,6 +97,29 @@ void stop_on_iteration(const moon_search_info* info, void* engine) {
   require(info->lines >= 1 && info->lines <= 64 && info->multipv >= 1 && info->multipv <= info->lines,
           "a search line numbered outside 1 to its iteration's lines");
   check_status(moon_engine_stop(static_cast<moon_engine*>(engine)), "moon_engine_stop (from the callback)");
+}
+
+// Ends by the callback's stop after the first iteration; a game that is over has none, so
+// another thread stops it (stops that come before the call marks the engine busy are not
+// remembered: it stops until the call returns).
+moon_status search_until_stopped(moon_engine* engine, const moon_position* position, int multipv,
+                                 moon_search_info* out) {
+  moon_position_info info;
+  const bool over =
+      position && moon_position_get_info(position, &info) == MOON_OK && info.legal_move_count == 0;
+  std::atomic<bool> returned{false};
+  std::thread stopper;
+  if (over && engine)
+    stopper = std::thread([&] {
+      while (!returned.load()) {
+        moon_engine_stop(engine);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+  const moon_status status = moon_engine_search_until_stopped(engine, position, multipv, stop_on_iteration, engine, out);
+  returned = true;
+  if (stopper.joinable()) stopper.join();
+  return status;
 }
 
 void stop_on_progress(const char* text, void* engine) {
@@ -310,13 +337,16 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
       limits.increment_ms = (which & 16) ? std::int8_t(in.byte()) % 3 : 0;
       limits.multipv = (which & 128) ? std::int8_t(in.byte()) % 70 : 0;  // -69 to 69: 1-64 valid, 0 means 1
       moon_search_info info;
+      const bool until_stopped = flags & 16;
       const bool no_limits = (which & 32) || (limits.depth <= 0 && limits.nodes == 0 && limits.movetime_ms <= 0 &&
                                               limits.time_left_ms <= 0);
       // A search without a limit ends only by a stop: the callback's, after the first iteration.
-      const moon_status s = moon_engine_search(h.engine, position, (which & 32) ? nullptr : &limits,
-                                               (which & 64) || no_limits ? stop_on_iteration : nullptr, h.engine,
-                                               null_out ? nullptr : &info);
-      check_status(s, "moon_engine_search");
+      const moon_status s =
+          until_stopped ? search_until_stopped(h.engine, position, limits.multipv, null_out ? nullptr : &info)
+                        : moon_engine_search(h.engine, position, (which & 32) ? nullptr : &limits,
+                                             (which & 64) || no_limits ? stop_on_iteration : nullptr, h.engine,
+                                             null_out ? nullptr : &info);
+      check_status(s, until_stopped ? "moon_engine_search_until_stopped" : "moon_engine_search");
       if (s == MOON_OK && !null_out)
         require(std::memchr(info.best_move, 0, sizeof info.best_move) && std::memchr(info.pv, 0, sizeof info.pv) &&
                     info.multipv == 1 && info.lines == 1,
