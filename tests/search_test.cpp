@@ -888,6 +888,35 @@ TEST_CASE("a node limit holds with many threads: each stops within its next 1024
   }
 }
 
+TEST_CASE("with a helper thread, a search counts its own nodes only, from its first iteration on" *
+          doctest::test_suite("threads")) {
+  // A helper that had not yet begun still held the last search's count, which the main thread
+  // summed at once: its first iteration, done before the helper began, reported the last
+  // search's nodes too, and a node limit then ended the search at depth 1. (The main thread
+  // mostly finishes depth 1 before the helper's thread has started: before the fix, five runs
+  // of this test failed 10 or 11 of its checks each.)
+  // Two threads, as many as the machine's cores: with more, the helpers may spend the whole
+  // limit before the main thread gets a core, and no iteration completes at all.
+  const Position pos = parse("5/1xox1/5/5/5 o 10 11 0 2");
+  Searcher s(SearchOptions{16, 2, {}});
+  for (int run = 0; run < 10; ++run) {
+    SearchLimits deep;
+    deep.nodes = 200000;
+    REQUIRE(s.search(pos, deep).has_value());
+    SearchLimits limits;
+    limits.nodes = 20000;
+    std::vector<std::uint64_t> counts;
+    const auto r = s.search(pos, limits, [&](const SearchInfo& info) { counts.push_back(info.nodes); });
+    REQUIRE(r.has_value());
+    const std::uint64_t most = limits.nodes + 2 * 2 * 1024;
+    INFO("run ", run, ": ", r->nodes, " nodes, depth ", r->depth, ", first iteration ",
+         counts.empty() ? 0 : counts.front(), " nodes");
+    CHECK(r->nodes <= most);
+    CHECK(std::all_of(counts.begin(), counts.end(), [&](std::uint64_t n) { return n <= most; }));
+    CHECK(std::is_sorted(counts.begin(), counts.end()));
+  }
+}
+
 TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal moves" * doctest::test_suite("threads")) {
   const Position pos = parse("ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10");
   std::vector<std::future<Expected<SearchResult>>> runs;

@@ -188,6 +188,10 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     }
     ~Helpers() { end(); }
   } helpers{shared.abort, {}};
+  // Before any thread starts: with the counts of the last search still in helpers that had not
+  // yet begun, a node limit once ended the next search at depth 1 (349 641 nodes "searched" for
+  // `go nodes 1000`).
+  for (auto& w : im.workers) w->reset_nodes();
   try {
     for (std::size_t i = 1; i < im.workers.size(); ++i)
       helpers.threads.emplace_back([&, i] { im.workers[i]->run(pos, max_depth, {}); });

@@ -290,7 +290,6 @@ std::vector<Move> Worker::extend_pv_from_table(const Position& root, std::vector
 template <class V>
 Iteration Worker::run_variant(const Position& root, int max_depth,
                               const std::function<bool(const Iteration&)>& on_iteration) {
-  nodes_.store(0, std::memory_order_relaxed);
   order_root_moves<V>(root);
   Iteration last;
   int depth = id_ == 0 ? 1 : 1 + id_ % 2;

@@ -84,6 +84,9 @@ class Worker {
   Iteration run(const Position& root, int max_depth, const std::function<bool(const Iteration&)>& on_iteration);
 
   std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  // Called for every worker before a search starts any thread: the main thread sums all counts
+  // from its first node on, and a helper not yet running would still hold the last search's.
+  void reset_nodes() { nodes_.store(0, std::memory_order_relaxed); }
   // The legal root moves in the order the last iteration left them (best first).
   Move first_root_move() const { return root_moves_.empty() ? Move() : root_moves_.front().move; }
 
