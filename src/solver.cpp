@@ -80,7 +80,8 @@ Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
   (void)impl_->threads.reserve(impl_->options.threads);
 }
 
-Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool announce_table) {
+Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool announce_table,
+                                                 const std::stop_token& stop) {
   const auto say = options.progress;
   const bool announced = announce_table && say && options.hash_mb >= announced_solve_table_mb;
   if (announced) {
@@ -91,7 +92,7 @@ Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool anno
   SolveOptions without_table = options;
   without_table.hash_mb = 0;
   auto solver = std::make_unique<Solver>(std::move(without_table));
-  if (auto ok = solver->set_options(std::move(options)); !ok) return ok.error();
+  if (auto ok = solver->set_options(std::move(options), stop); !ok) return ok.error();
   if (announced) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f",
@@ -103,7 +104,7 @@ Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool anno
 
 Solver::~Solver() = default;
 
-Expected<bool> Solver::set_options(SolveOptions options) {
+Expected<bool> Solver::set_options(SolveOptions options, const std::stop_token& stop) {
   if (options.hash_mb > max_solve_hash_mb)
     return Error{"hash size " + std::to_string(options.hash_mb) + " MiB is out of range (0-" +
                  std::to_string(max_solve_hash_mb) + ")"};
@@ -117,7 +118,7 @@ Expected<bool> Solver::set_options(SolveOptions options) {
     return Error{"cannot make " + std::to_string(options.threads) + " solver threads: " + made.error().message};
   if (options.hash_mb != impl_->options.hash_mb) {
     // On failure (more than the machine's memory, or not to be had) nothing changes.
-    if (auto ok = impl_->table.resize(options.hash_mb); !ok) return ok;
+    if (auto ok = impl_->table.resize(options.hash_mb, stop); !ok) return ok;
     impl_->table_rules.reset();
   }
   impl_->options = std::move(options);

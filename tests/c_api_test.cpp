@@ -597,7 +597,8 @@ TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the
   CHECK(result.score_kind == MOON_SCORE_HEURISTIC);
   CHECK(result.score_value == 0);  // the start's static evaluation: the sides are alike
   CHECK(solved == MOON_ERROR_STOPPED);
-  CHECK(contains(message.c_str(), "moon_engine_solve: "));
+  // The engine's first solve makes the solver's table: the stop ends that too.
+  CHECK(message == "moon_engine_solve: stopped while making the 4 MiB table");
   CHECK(solved_moves == MOON_ERROR_STOPPED);
 
   // Freed by the caller, the signal lives on for the engine, still raised; detached, it is gone.

@@ -762,6 +762,24 @@ TEST_CASE("protocol: go solve says when it makes a large table; setting the size
   CHECK(solve_line(smaller[smaller.size() - 2]).has_value());
 }
 
+TEST_CASE("protocol: stop ends the making of a large solver table; the next go solve makes it again") {
+  Session s;
+  s.send("position fen 4x/5/xo2o/3x1/2x2 x");  // a win in 13
+  const std::string large = std::to_string(announced_solve_table_mb);
+  CHECK(s.send("setoption name Solver Hash value " + large).empty());
+  // The stop comes at once, within the first of the table's 64 MiB parts (making it takes
+  // hundreds of milliseconds here, tens on the fastest machines).
+  s.handle("go solve");
+  s.handle("stop");
+  CHECK(s.take() == std::vector<std::string>{"info string solve: making the " + large + " MiB table",
+                                              "info string stopped while making the " + large + " MiB table",
+                                              "bestmove (none)"});
+  const auto again = s.send("go solve");
+  REQUIRE(again.size() >= 4);
+  CHECK(again[0] == "info string solve: making the " + large + " MiB table");
+  CHECK(again[again.size() - 2].rfind("info solve value win distance 13 ", 0) == 0);
+}
+
 TEST_CASE("protocol: a solve out of reach is ended by stop; options wait for it; the engine goes on") {
   Session s;
   s.handle("go solve");  // the start position under the default rules

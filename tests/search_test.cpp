@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -21,6 +22,7 @@
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/search.hpp"
+#include "moon/solve_table.hpp"
 #include "moon/solver.hpp"
 #include "moon/transposition_table.hpp"
 #include "machine_memory.hpp"
@@ -1022,6 +1024,58 @@ TEST_CASE("table memory: aligned, on 2 MiB boundaries from 2 MiB on, constructed
   CHECK_FALSE(make_table_array<Cell>(~std::size_t{0} / sizeof(Cell) + 1));  // the bytes would overflow
   CHECK(allocate_table_memory(0, 64) == nullptr);
   CHECK(allocate_table_memory(~std::size_t{0} - 8, 64) == nullptr);  // rounding up would overflow
+}
+
+namespace {
+// A table cell that requests a stop when the cell numbered stop_at is made.
+struct StoppingCell {
+  static inline std::size_t made = 0, stop_at = 0;
+  static inline std::stop_source* source = nullptr;
+  std::array<char, 1024> bytes;
+  StoppingCell() noexcept {
+    if (++made == stop_at) source->request_stop();
+  }
+};
+}  // namespace
+
+TEST_CASE("a stop ends the making of a table at the next 64 MiB, and a solver's table making") {
+  std::stop_source before;
+  before.request_stop();
+  CHECK_FALSE(make_table_array<std::uint64_t>(1000, before.get_token()));
+  SolveTable table(1);
+  const std::size_t entries = table.entry_count();
+  const auto refused = table.resize(2, before.get_token());
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message == "stopped while making the 2 MiB table");
+  CHECK(table.entry_count() == entries);  // the table as it was
+  // A Solver too, made or changed; changed, it solves on as before.
+  SolveOptions two_mb;
+  two_mb.hash_mb = 2;
+  const auto made = Solver::create(two_mb, false, before.get_token());
+  REQUIRE_FALSE(made.has_value());
+  CHECK(made.error().message == "stopped while making the 2 MiB table");
+  Solver solver(SolveOptions{1, 1, true, {}});
+  const auto changed = solver.set_options(two_mb, before.get_token());
+  REQUIRE_FALSE(changed.has_value());
+  CHECK(changed.error().message == "stopped while making the 2 MiB table");
+  const auto solved = solver.solve(parse("4x/5/xo2o/3x1/2x2 x"));
+  REQUIRE(solved.has_value());
+  CHECK(solved->plies == 13);
+
+  // Requested while the first 64 MiB are made: the next part is not begun.
+  const std::size_t part = (std::size_t{64} << 20) / sizeof(StoppingCell);
+  std::stop_source during;
+  StoppingCell::source = &during;
+  StoppingCell::made = 0;
+  StoppingCell::stop_at = 10;
+  CHECK_FALSE(make_table_array<StoppingCell>(2 * part, during.get_token()));
+  CHECK(StoppingCell::made == part);
+  // Unstopped, every cell is made.
+  std::stop_source unused;
+  StoppingCell::made = 0;
+  StoppingCell::stop_at = 0;
+  CHECK(make_table_array<StoppingCell>(part + 1, unused.get_token()));
+  CHECK(StoppingCell::made == part + 1);
 }
 
 TEST_CASE("a hash size above the machine's memory is refused; the table and the options stay" *

@@ -7,9 +7,11 @@
 // The tables themselves (the search's, the solver's) get their memory here too, on huge pages.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <stop_token>
 #include <type_traits>
 
 #include "moon/expected.hpp"
@@ -42,16 +44,22 @@ template <class T>
 using TableArray = std::unique_ptr<T[], FreeTableMemory>;
 
 // `count` default-constructed objects of T in memory from allocate_table_memory() (every page
-// written, so that a table is in memory before it is used); null if it cannot be had.
+// written, so that a table is in memory before it is used); null if it cannot be had, or if
+// `stop` is requested while the pages are written (a second or more a GiB: a caller that must
+// answer a stop meanwhile passes its token; the check comes every 64 MiB).
 template <class T>
-TableArray<T> make_table_array(std::size_t count) noexcept {
+TableArray<T> make_table_array(std::size_t count, const std::stop_token& stop = {}) noexcept {
   static_assert(std::is_trivially_destructible_v<T> && std::is_nothrow_default_constructible_v<T>,
                 "freed without destructors, constructed where exceptions cannot be thrown");
   if (count == 0 || count > std::numeric_limits<std::size_t>::max() / sizeof(T)) return nullptr;
-  T* items = static_cast<T*>(allocate_table_memory(count * sizeof(T), alignof(T)));
+  TableArray<T> items(static_cast<T*>(allocate_table_memory(count * sizeof(T), alignof(T))));
   if (!items) return nullptr;
-  std::uninitialized_default_construct_n(items, count);
-  return TableArray<T>(items);
+  constexpr std::size_t chunk = std::max<std::size_t>((std::size_t{64} << 20) / sizeof(T), 1);
+  for (std::size_t done = 0; done < count; done += chunk) {
+    if (stop.stop_requested()) return nullptr;
+    std::uninitialized_default_construct_n(items.get() + done, std::min(chunk, count - done));
+  }
+  return items;
 }
 
 }  // namespace moon

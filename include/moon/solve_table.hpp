@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stop_token>
 #include <string>
 
 #include "moon/expected.hpp"
@@ -54,17 +55,19 @@ class SolveTable {
   explicit SolveTable(std::size_t mb) { (void)resize(mb); }  // no table if mb cannot be had
 
   // Reallocates to `mb` MiB (0: no table; probes miss, stores do nothing) and clears. An error,
-  // and the table unchanged, if mb is more than the machine's physical memory (memory.hpp) or
-  // the memory cannot be had.
-  Expected<bool> resize(std::size_t mb) {
+  // and the table unchanged, if mb is more than the machine's physical memory (memory.hpp), if
+  // the memory cannot be had, or if `stop` is requested while it is made (make_table_array()).
+  Expected<bool> resize(std::size_t mb, const std::stop_token& stop = {}) {
     if (auto fits = check_table_size(mb); !fits) return fits;
-    if (mb > std::numeric_limits<std::size_t>::max() >> 20 || !resize_bytes(mb << 20))
+    if (mb > std::numeric_limits<std::size_t>::max() >> 20 || !resize_bytes(mb << 20, stop)) {
+      if (stop.stop_requested()) return Error{"stopped while making the " + std::to_string(mb) + " MiB table"};
       return Error{"cannot allocate a " + std::to_string(mb) + " MiB hash table"};
+    }
     return true;
   }
   // The same in bytes (rounded down to whole 64-byte buckets), without the memory check: tests
-  // use tiny tables. False, and the table unchanged, if the memory cannot be had.
-  bool resize_bytes(std::size_t bytes) noexcept {
+  // use tiny tables. False, and the table unchanged, if the memory cannot be had or `stop` came.
+  bool resize_bytes(std::size_t bytes, const std::stop_token& stop = {}) noexcept {
     const std::size_t count = bytes / sizeof(Bucket);
     if (!count) {
       buckets_.reset();
@@ -72,7 +75,7 @@ class SolveTable {
       dirty_.store(false, std::memory_order_relaxed);
       return true;
     }
-    TableArray<Bucket> fresh = make_table_array<Bucket>(count);  // on huge pages (memory.hpp)
+    TableArray<Bucket> fresh = make_table_array<Bucket>(count, stop);  // on huge pages (memory.hpp)
     if (!fresh) return false;
     buckets_ = std::move(fresh);
     capacity_ = count;

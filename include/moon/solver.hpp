@@ -102,8 +102,10 @@ class Solver {
   // announced_solve_table_mb or more gets two progress lines, "making the N MiB table" before
   // and "table made in S s" after (a size above the machine's memory is refused before either;
   // one the allocation refuses, threads the system will not make, or options out of range, after
-  // the first).
-  static Expected<std::unique_ptr<Solver>> create(SolveOptions options, bool announce_table = false);
+  // the first). A stop requested on `stop` while the table is made ends it with an error, as
+  // set_options() says.
+  static Expected<std::unique_ptr<Solver>> create(SolveOptions options, bool announce_table = false,
+                                                  const std::stop_token& stop = {});
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
@@ -111,8 +113,10 @@ class Solver {
   // Validates (hash 0..max_solve_hash_mb and at most the machine's physical memory, threads
   // 1..max_solve_threads); not while solving. On an error nothing changes (the table stays).
   // The constructor clamps invalid options into range instead, and solves without a table when
-  // the hash size cannot be had; call this to get the error.
-  Expected<bool> set_options(SolveOptions options);
+  // the hash size cannot be had; call this to get the error. A stop requested on `stop` while a
+  // new table's pages are written (seconds a GiB) ends it with the error "stopped while making
+  // the N MiB table", the solver as it was.
+  Expected<bool> set_options(SolveOptions options, const std::stop_token& stop = {});
   // Forgets the table (results stay exact either way: the table only speeds up); does nothing
   // while a solve runs.
   void clear();

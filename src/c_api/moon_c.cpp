@@ -239,8 +239,9 @@ moon_status run_solver(const char* function, moon_engine& engine, moon_solve_cal
   SolveOptions options = engine.solve_options;
   if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
   if (!engine.solver) {
-    auto made = Solver::create(options);
-    if (!made) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + made.error().message);
+    // A stop while the table is made (seconds a GiB) ends the making: MOON_ERROR_STOPPED.
+    auto made = Solver::create(options, false, run.stop_token());
+    if (!made) return solve_failed(function, run.stop_token(), made.error());
     engine.solver = std::move(made).value();
   } else if (const auto ok = engine.solver->set_options(options); !ok) {  // same size: the callback changes
     return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);

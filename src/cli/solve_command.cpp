@@ -89,8 +89,8 @@ int solve_command(Args args) {
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
   auto solver = Solver::create(options, true);
   if (!solver) return resource_failure(name, solver.error().message);  // threads the system will not make
-  // Only now: Ctrl-C while the table is made (seconds a GiB, which nothing could cut short)
-  // kills the program at once, as nothing is proven yet that could be printed.
+  // Only now: Ctrl-C while the table is made (seconds a GiB) kills the program at once, as
+  // nothing is proven yet that could be printed.
   const InterruptWatch interrupt(name);
   // With --moves the position's value is the best move's (none if the game is over: then solve()).
   std::vector<MoveValue> move_values;

@@ -356,13 +356,20 @@ void Engine::start_solve(bool every_move) {
   worker_ = std::thread([this, every_move, pos = position_, options = solver_options(options_), token = new_job()] {
     std::string last;
     try {
+      // Stopped is what was asked for; anything else (a table, thread or stack the system would
+      // not give) is an error, and says so as every error does.
+      const auto failed = [&](const Error& e) {
+        return std::string(token.stop_requested() ? "info string " : "info string error: go solve: ") + e.message +
+               "\nbestmove (none)\n";
+      };
+      // The table is made here, announced (a progress line) rather than in silence, and a `stop`
+      // or `quit` meanwhile ends the making (seconds a GiB).
       if (!solver_) {
-        // Announced (a progress line) rather than passed in silence.
-        auto made = Solver::create(options, true);
-        if (!made) return finish("info string error: go solve: " + made.error().message + "\nbestmove (none)\n");
+        auto made = Solver::create(options, true, token);
+        if (!made) return finish(failed(made.error()));
         solver_ = std::move(made).value();
-      } else if (const auto ok = solver_->set_options(options); !ok) {
-        return finish("info string error: go solve: " + ok.error().message + "\nbestmove (none)\n");
+      } else if (const auto ok = solver_->set_options(options, token); !ok) {
+        return finish(failed(ok.error()));
       }
       const auto result = [&]() -> Expected<SolveResult> {
         if (!every_move || pos.is_over()) return solver_->solve(pos, token);
@@ -374,11 +381,7 @@ void Engine::start_solve(bool every_move) {
                   " distance " + std::to_string(v.plies) + "\n";
         return result_of(*values);
       }();
-      // Stopped is what was asked for; anything else (a thread or stack the system would not
-      // give) is an error, and says so as every error does.
-      if (!result)
-        last = std::string(token.stop_requested() ? "info string " : "info string error: go solve: ") +
-               result.error().message + "\nbestmove (none)\n";
+      if (!result) last = failed(result.error());
       else last += solve_line(*result) + "bestmove " + (result->best.is_null() ? "(none)" : to_string(result->best)) + "\n";
     } catch (const std::exception& e) {
       last = std::string("info string error: solve failed: ") + e.what() + "\nbestmove (none)\n";
