@@ -291,6 +291,12 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
     CHECK(std::string(moon_last_error()) ==
           "moon_engine_search: multipv must be from 0 to 64, not " + std::to_string(multipv));
   }
+  // An increment without the clock it adds to would leave the search without a limit.
+  bad = moon_search_limits{0, 0, 0, 0, 5, 0};
+  CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search: increment_ms needs time_left_ms");
+  bad = moon_search_limits{0, 0, 0, 200, 5, 0};
+  CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_OK);
   moon_engine_options too_many = {0, 1000, 0};
   moon_engine* none = nullptr;
   CHECK(moon_engine_new(&too_many, &none) == MOON_ERROR_INVALID_ARGUMENT);

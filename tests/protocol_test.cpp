@@ -689,7 +689,8 @@ TEST_CASE("protocol: go solve proves the value and the distance, as the Solver d
   // A game that is over: its value, distance 0 and no move.
   s.send("position fen 5/5/5/5/x1o2 x");
   const auto over = s.send("go solve");
-  REQUIRE(over.size() >= 2);
+  REQUIRE(over.size() >= 3);
+  CHECK(over[over.size() - 3] == "info string the game is over: draw");
   const auto line = solve_line(over[over.size() - 2]);
   REQUIRE(line.has_value());
   CHECK(line->value == "draw");
@@ -728,7 +729,8 @@ TEST_CASE("protocol: go solve moves proves every move, best first, then the posi
   // A game that is over has no moves: the plain answer.
   s.send("position fen 5/5/5/5/x1o2 x");
   const auto over = s.send("go solve moves");
-  REQUIRE(over.size() >= 2);
+  REQUIRE(over.size() >= 3);
+  CHECK(over[over.size() - 3] == "info string the game is over: draw");
   REQUIRE(solve_line(over[over.size() - 2]).has_value());
   CHECK(solve_line(over[over.size() - 2])->distance == 0);
   CHECK(over.back() == "bestmove (none)");

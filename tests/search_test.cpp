@@ -749,6 +749,11 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
   SearchLimits negative_time;
   negative_time.movetime_ms = -5;
   CHECK_FALSE(s.search(pos, negative_time).has_value());
+  SearchLimits increment_alone;  // no clock to add it to: the search would have no limit
+  increment_alone.increment_ms = 10;
+  const auto refused = s.search(pos, increment_alone);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message == "an increment needs the time left");
   CHECK_FALSE(s.set_options(SearchOptions{0, 1, {}}).has_value());
   CHECK_FALSE(s.set_options(SearchOptions{16, 0, {}}).has_value());
   CHECK(s.set_options(SearchOptions{2, 2, {}}).has_value());

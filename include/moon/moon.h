@@ -202,7 +202,7 @@ typedef struct moon_search_limits {
   uint64_t nodes;       /* 0: no limit; exact with one thread, up to about 1024 a thread over with more */
   int64_t movetime_ms;  /* search this long; 0: no limit */
   int64_t time_left_ms; /* the side to move's clock: the engine budgets its time; 0: unused */
-  int64_t increment_ms; /* added to that clock after each move; 0: none */
+  int64_t increment_ms; /* added to that clock after each move, only with time_left_ms; 0: none */
   int multipv;          /* not a limit: lines per iteration, the best moves each with its score
                            and line (the callback is called once for each, best first), 1-64;
                            0 means 1 */

@@ -46,6 +46,7 @@ struct SearchLimits {
                                    // to about 1024 n nodes over: each sums every 1024 nodes)
   std::int64_t movetime_ms = 0;    // 0: no fixed time
   // Clock-based time control for the side to move (protocol's xtime/otime/xinc/oinc): 0 = unused.
+  // An increment needs the time left (alone it is refused).
   std::int64_t time_left_ms = 0, increment_ms = 0;
   bool infinite = false;           // search until stop()
   // Not a limit: how many lines each iteration reports (1 to max_multipv), the best moves in

@@ -371,6 +371,8 @@ void Engine::start_solve(bool every_move) {
       } else if (const auto ok = solver_->set_options(options, token); !ok) {
         return finish(failed(ok.error()));
       }
+      // Said as `go depth` says it, before the value (distance 0) and `bestmove (none)`.
+      if (pos.is_over()) last = "info string the game is over: " + to_string(pos.result()) + "\n";
       const auto result = [&]() -> Expected<SolveResult> {
         if (!every_move || pos.is_over()) return solver_->solve(pos, token);
         // The position's value is its best move's.

@@ -36,6 +36,7 @@ Expected<bool> validate(const SearchLimits& l) {
   if (l.movetime_ms < 0) return Error{"move time must not be negative"};
   if (l.time_left_ms < 0) return Error{"time left must not be negative"};
   if (l.increment_ms < 0) return Error{"increment must not be negative"};
+  if (l.increment_ms > 0 && l.time_left_ms == 0) return Error{"an increment needs the time left"};
   if (l.multipv < 1 || l.multipv > max_multipv)
     return Error{"multipv must be from 1 to " + std::to_string(max_multipv) + ", not " + std::to_string(l.multipv)};
   return true;
