@@ -28,12 +28,16 @@ namespace {
 // even and unchanged, so a torn entry is never used and every hit is exact.
 class PerftTable {
  public:
+  // Check `valid()`: the memory may not be had.
   explicit PerftTable(std::size_t bytes) {
     std::size_t n = 1;
     while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
-    entries_ = std::make_unique<Entry[]>(n);
+    // On huge pages, as the other tables (memory.hpp): made with std::make_unique on 4 KiB pages
+    // it took 1.5 to 2 ms a MiB to clear, most of a short count's time.
+    entries_ = make_table_array<Entry>(n);
     mask_ = n - 1;
   }
+  bool valid() const { return entries_ != nullptr; }
 
   bool probe(const Position& pos, int depth, Count& nodes) const {
     const Entry& e = entries_[pos.hash() & mask_];
@@ -71,15 +75,18 @@ class PerftTable {
     std::atomic<std::uint64_t> low{0};
     std::atomic<std::uint64_t> high{0};
   };
-  std::unique_ptr<Entry[]> entries_;
+  TableArray<Entry> entries_;
   std::size_t mask_ = 0;
 };
+
+// Below this depth a subtree is counted in bulk, which is cheaper than a lookup.
+constexpr int least_hashed_depth = 4;
 
 bool add_checked(Count& total, Count n) { return !__builtin_add_overflow(total, n, &total); }
 
 template <class V>
 Count hashed_count(const Position& pos, int depth, PerftTable& table, std::atomic<bool>& overflow) {
-  if (depth <= 3) return perft_count<V>(pos, depth);  // counted in bulk: cheaper than a lookup
+  if (depth < least_hashed_depth) return perft_count<V>(pos, depth);
   Count nodes = 0;
   if (table.probe(pos, depth, nodes)) return nodes;
   MoveList list;
@@ -128,17 +135,17 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   generate_moves<V>(pos, root);
   for (Move m : root) result.divide.push_back({m, 0});
 
-  std::unique_ptr<PerftTable> table;
-  if (options.hash_mb) {
-    try {
-      table = std::make_unique<PerftTable>(options.hash_mb << 20);
-    } catch (const std::bad_alloc&) {
-      return Error{"cannot allocate a " + std::to_string(options.hash_mb) + " MiB perft table"};
-    }
-  }
-
   // Two plies of split keep threads busy when the root has few moves.
-  std::vector<WorkItem> items = split_root<V>(pos, depth, root, depth >= 3);
+  const bool two_plies = depth >= 3;
+  std::vector<WorkItem> items = split_root<V>(pos, depth, root, two_plies);
+
+  // Only made when the work items are deep enough to use it (depth 6 on): `--hash` on a shallow
+  // count would spend its time clearing a table nothing reads.
+  std::unique_ptr<PerftTable> table;
+  if (options.hash_mb && depth - (two_plies ? 2 : 1) >= least_hashed_depth) {
+    table = std::make_unique<PerftTable>(options.hash_mb << 20);
+    if (!table->valid()) return Error{"cannot allocate a " + std::to_string(options.hash_mb) + " MiB perft table"};
+  }
   std::atomic<std::size_t> next{0}, done{0};
   std::atomic<bool> overflow{false};
   std::mutex mutex;

@@ -205,6 +205,12 @@ TEST_CASE("invalid perft options are refused with a message") {
   CHECK(perft(pos("5/1x3/2o2/3x1/5 x"), max_perft_depth).has_value());
 }
 
+TEST_CASE("perft_count() of a negative depth is 0, at once") {
+  CHECK(perft_count(Position::start(), -1) == 0);
+  CHECK(perft_count(pos("1x1oo/xxoo1/o1ooo/o2xx/1x1xo x 0 0 1 23"), -5) == 0);
+  CHECK(perft_count(Position::start(), 0) == 1);
+}
+
 TEST_CASE("a perft table above the machine's memory is refused before it is allocated" *
           doctest::skip(test::over_memory_mb() == 0)) {
   const std::size_t over = test::over_memory_mb();
@@ -215,6 +221,18 @@ TEST_CASE("a perft table above the machine's memory is refused before it is allo
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
+TEST_CASE("a perft table is made only for counts deep enough to use it (depth 6 on)" *
+          doctest::skip(test::over_memory_mb() != 0 && test::over_memory_mb() <= 512)) {
+  // 512 MiB cannot be had under this limit: a count that made its table would fail.
+  const test::AddressSpaceGuard guard(128);
+  const auto shallow = perft(Position::start(), 5, options(1, 512));
+  REQUIRE(shallow.has_value());
+  CHECK(shallow->nodes == 5100480);
+  const auto deep = perft(Position::start(), 6, options(1, 512));
+  REQUIRE_FALSE(deep.has_value());
+  CHECK(deep.error().message == "cannot allocate a 512 MiB perft table");
+}
+
 TEST_CASE("perft counts without the threads the system will not start: the same count") {
   Count nodes = 0, divided = 0;
   int not_started = 0;

@@ -118,7 +118,8 @@ std::uint64_t placement_two_plies(const Position& pos) {
 }  // namespace detail
 
 // The hot recursion: copy-make, no allocation, and the last plies counted in bulk on
-// bitboards. It cannot overflow: passing 2^128 would take more than 10^36 bulk counts.
+// bitboards. It cannot overflow: passing 2^128 would take more than 10^36 bulk counts. The
+// depth must not be negative (the wrapper below checks).
 template <class V>
 Count perft_count(const Position& pos, int depth) {
   if (depth == 0) return 1;
@@ -139,7 +140,11 @@ Count perft_count(const Position& pos, int depth) {
   return nodes;
 }
 
+// The count of one thread without a table, for any depth from 0 on; a negative depth, which
+// has no tree, counts 0 (the recursion above would never end). perft() below checks its depth
+// and says what is wrong instead.
 inline Count perft_count(const Position& pos, int depth) {
+  if (depth < 0) return 0;
   return with_variant(pos.rules(), [&](auto v) { return perft_count<decltype(v)>(pos, depth); });
 }
 
