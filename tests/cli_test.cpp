@@ -62,7 +62,7 @@ TEST_CASE("moon perft prints the node count on its last line" * doctest::test_su
   CHECK(last_line(run_moon("perft --threads=3 --hash=1 0").out) == "Nodes searched: 1");
 }
 
-TEST_CASE("moon perft --divide lists each root move once, summing to the total" * doctest::test_suite("threads")) {
+TEST_CASE("moon perft --divide lists each root move once, summing to the total; moves after DEPTH follow it" * doctest::test_suite("threads")) {
   struct Case {
     std::string args;
     std::string fen;
@@ -98,6 +98,24 @@ TEST_CASE("moon perft --divide lists each root move once, summing to the total" 
   const auto entries = divide_of(run_moon("perft --divide --fen 'xxxxx/xxoxx/oo1oo/ooooo/xooxx x 0 0 0 13' 4"));
   CHECK(entries.size() == 1);
   CHECK(entries.count("0000") == 1);
+  // Moves after the depth: each line of a divide, followed down, counts what the divide said.
+  const std::string fen = "--fen '1ooox/1o1xo/3x1/ox1xx/ooxxx o 3 4 0 9'";
+  const auto root = divide_of(run_moon("perft --divide " + fen + " 4"));
+  REQUIRE(root.size() >= 2);
+  for (const auto& entry : root) {  // not a structured binding: INFO() captures it in a lambda
+    const std::string& move = entry.first;
+    INFO(move);
+    const Run below = run_moon("perft --divide " + fen + " 3 " + move);
+    REQUIRE(below.status == 0);
+    CHECK(last_line(below.out) == "Nodes searched: " + std::to_string(entry.second));
+  }
+  const std::string first = root.begin()->first;
+  const auto second = divide_of(run_moon("perft --divide " + fen + " 3 " + first));
+  REQUIRE_FALSE(second.empty());
+  const Run two_moves = run_moon("perft " + fen + " 2 " + first + " " + second.begin()->first);
+  CHECK(last_line(two_moves.out) == "Nodes searched: " + std::to_string(second.begin()->second));
+  CHECK(last_line(run_moon("perft --fen 'xxxxx/xxoxx/oo1oo/ooooo/xooxx x 0 0 0 13' 3 0000").out) ==
+        "Nodes searched: " + std::to_string(entries.at("0000")));
 }
 
 TEST_CASE("bad input: exit status 2, the message on standard error, nothing on standard output") {
@@ -120,7 +138,9 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"perft 3x", "moon perft", "DEPTH"},
       {"perft 99999999999999999999999", "moon perft", "DEPTH"},
       {"perft -1", "moon perft", "-1"},
-      {"perft 3 4", "moon perft", "DEPTH"},
+      {"perft 3 4", "moon perft", "more than one DEPTH given ('4')"},
+      {"perft 3 zz", "moon perft", "move 1: 'zz' is not a move"},
+      {"perft 2 b4 b4", "moon perft", "move 2: 'b4' is illegal"},
       {"perft --bogus 3", "moon perft", "--bogus"},
       {"perft --threads 0 3", "moon perft", "--threads"},
       {"perft --threads 257 3", "moon perft", "--threads"},

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <iomanip>
@@ -16,9 +17,11 @@ namespace {
 constexpr std::string_view name = "perft";
 static_assert(max_perft_hash_mb == 1048576 && max_perft_threads == 256, "the help text below states these ranges");
 constexpr std::string_view help =
-    "Usage: moon perft [options] DEPTH\n"
+    "Usage: moon perft [options] DEPTH [MOVE ...]\n"
     "\n"
-    "Counts the leaf nodes of the legal-move tree DEPTH plies deep (0-255).\n"
+    "Counts the leaf nodes of the legal-move tree DEPTH plies deep (0-255), from the\n"
+    "position after the MOVEs if any are given: to follow a --divide that disagrees\n"
+    "down its line, e.g. 'moon perft --divide 4 b4', then 'moon perft --divide 3 b4 c4'.\n"
     "The last line of standard output is 'Nodes searched: N'; time and speed go to\n"
     "standard error, with progress while a long count runs on a terminal.\n"
     "\n"
@@ -35,6 +38,7 @@ int perft_command(Args args) {
   PerftOptions options;
   bool divide = false;
   std::optional<int> depth;
+  std::vector<std::string_view> moves;
   for (ArgReader reader(args); !reader.done();) {
     const auto consumed = where.consume(reader);
     if (!consumed) return usage_error(name, consumed.error().message);
@@ -56,7 +60,11 @@ int perft_command(Args args) {
     } else if (reader.current().size() > 1 && reader.current()[0] == '-' && !std::isdigit(static_cast<unsigned char>(reader.current()[1]))) {
       return usage_error(name, reader.unknown());
     } else if (depth) {
-      return usage_error(name, "more than one DEPTH given (" + quoted(reader.current()) + ")");
+      // After the depth: moves. A number is a second depth, but for the pass.
+      const std::string_view arg = reader.current();
+      if (arg != "0000" && std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return usage_error(name, "more than one DEPTH given (" + quoted(arg) + ")");
+      consume_move_text(reader, moves);
     } else {
       const auto d = parse_whole_number(reader.current(), "DEPTH", 0, max_perft_depth);
       if (!d) return usage_error(name, d.error().message);
@@ -65,9 +73,11 @@ int perft_command(Args args) {
     }
   }
   // The position first: in `moon perft --fen 2`, --fen took the depth as its position string.
-  const auto pos = where.position();
-  if (!pos) return usage_error(name, pos.error().message);
+  const auto start_position = where.position();
+  if (!start_position) return usage_error(name, start_position.error().message);
   if (!depth) return usage_error(name, "missing DEPTH");
+  const auto pos = play_move_texts(*start_position, moves);
+  if (!pos) return usage_error(name, pos.error().message);
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
 
   const bool show_progress = isatty(STDERR_FILENO);
