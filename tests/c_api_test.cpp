@@ -515,21 +515,26 @@ TEST_CASE("C API: a search until stopped ends only at the stop, once settled or 
   REQUIRE(moon_engine_search(engine.e, won.p, nullptr, nullptr, nullptr, &result) == MOON_OK);
   CHECK(result.score_kind == MOON_SCORE_WIN);
 
-  // Until stopped, it is still inside the call 300 ms later, busy; the stop ends it with the win.
-  moon_status status = MOON_ERROR_INTERNAL;
+  // Until stopped, it is still inside the call 300 ms later, busy; the stop ends it. `iterations`
+  // counts the callback's calls.
   int iterations = 0;
-  const auto count = [](const moon_search_info*, void* counter) { ++*static_cast<int*>(counter); };
-  std::atomic<bool> returned{false};
-  returns_promptly(engine.e, [&] {
-    status = moon_engine_search_until_stopped(engine.e, won.p, 0, count, &iterations, &result);
-    returned = true;
-  }, [&] {
-    std::this_thread::sleep_for(300ms);
-    CHECK_FALSE(returned.load());
-    CHECK(moon_engine_clear(engine.e) == MOON_ERROR_BUSY);
-    CHECK(moon_engine_stop(engine.e) == MOON_OK);
-  });
-  CHECK(status == MOON_OK);
+  const auto until_stop = [&](const moon_position* position) {
+    const auto count = [](const moon_search_info*, void* counter) { ++*static_cast<int*>(counter); };
+    moon_status status = MOON_ERROR_INTERNAL;
+    std::atomic<bool> returned{false};
+    iterations = 0;
+    returns_promptly(engine.e, [&] {
+      status = moon_engine_search_until_stopped(engine.e, position, 0, count, &iterations, &result);
+      returned = true;
+    }, [&] {
+      std::this_thread::sleep_for(300ms);
+      CHECK_FALSE(returned.load());
+      CHECK(moon_engine_clear(engine.e) == MOON_ERROR_BUSY);
+      CHECK(moon_engine_stop(engine.e) == MOON_OK);
+    });
+    return status;
+  };
+  CHECK(until_stop(won.p) == MOON_OK);
   CHECK(iterations >= 1);
   CHECK(std::string(result.best_move) == "c2c1");
   CHECK(result.score_kind == MOON_SCORE_WIN);
@@ -538,18 +543,7 @@ TEST_CASE("C API: a search until stopped ends only at the stop, once settled or 
   // A game that is over has nothing to search, and still waits for the stop (as `go infinite`).
   PositionHandle over;
   REQUIRE(moon_position_from_string("xx3/5/5/5/o4 o", nullptr, &over.p) == MOON_OK);
-  iterations = 0;
-  returned = false;
-  status = MOON_ERROR_INTERNAL;
-  returns_promptly(engine.e, [&] {
-    status = moon_engine_search_until_stopped(engine.e, over.p, 0, count, &iterations, &result);
-    returned = true;
-  }, [&] {
-    std::this_thread::sleep_for(300ms);
-    CHECK_FALSE(returned.load());
-    CHECK(moon_engine_stop(engine.e) == MOON_OK);
-  });
-  CHECK(status == MOON_OK);
+  CHECK(until_stop(over.p) == MOON_OK);
   CHECK(iterations == 0);
   CHECK(std::string(result.best_move).empty());
 
