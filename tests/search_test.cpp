@@ -574,6 +574,15 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
         if (distance_known) {
           ++distances;
           CHECK(exact.plies == found.score_info.value);
+          // The principal variation is the proof's line: played out, it ends the game after
+          // exactly that many plies, with the outcome found.
+          REQUIRE(pv_is_legal(pos, found.pv));
+          CHECK(int(found.pv.size()) == found.score_info.value);
+          Position end = pos;
+          for (Move m : found.pv) end.play(m);
+          CHECK(end.is_over());
+          const bool x_should_win = (pos.side_to_move() == x) == (outcome == Outcome::win);
+          if (end.is_over()) CHECK((end.result() == Result::x_wins) == x_should_win);
         }
         const SolveResult after_best = solve(pos.after(found.best));
         CHECK(after_best.outcome == opposite(outcome));

@@ -92,8 +92,10 @@ Score Worker::quiescence(const Position& pos, int ply, Score alpha, Score beta, 
     if (best >= beta) return best;
     alpha = std::max(alpha, best);
   }
+  const Score original_alpha = alpha;
   MovePicker<V> picker(pos, shared_.features, Move(), killers_[std::size_t(ply)], history_[pos.side_to_move()],
                        !last_quiet_move);
+  Move best_move;
   for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
     bool child_proven = false;
     const Score s = -quiescence<V>(pos.after<V>(m), ply + 1, -beta, -alpha, child_proven);
@@ -101,6 +103,7 @@ Score Worker::quiescence(const Position& pos, int ply, Score alpha, Score beta, 
     all_proven &= child_proven;
     if (s > best) {
       best = s;
+      best_move = m;
       if (s > alpha) {
         alpha = s;
         copy_pv(ply, m);
@@ -109,6 +112,13 @@ Score Worker::quiescence(const Position& pos, int ply, Score alpha, Score beta, 
     }
   }
   proven = all_proven;
+  // A proven result here (the last quiet move, every reply searched) is stored: a later
+  // iteration may stop at a proven entry above this node, and its principal variation is
+  // then rebuilt from the table, which must lead to the game's end (extend_pv_from_table).
+  if (proven && shared_.features.transposition_table) {
+    const Bound bound = best >= beta ? Bound::lower : best > original_alpha ? Bound::exact : Bound::upper;
+    shared_.table.store(pos.key(), pos.hash(), best_move, score_to_table(best, ply), 0, bound, true);
+  }
   return best;
 }
 
@@ -268,7 +278,10 @@ bool Worker::search_root(const Position& root, int depth, Iteration& out) {
     // One line asked for: its score is the position's, proven only if every move's was. More:
     // each line's is its own move's.
     const bool proven = shared_.multipv == 1 ? all_proven : rm.proven;
-    out.lines.push_back(Line{rm.score, proven, extend_pv_from_table(root, rm.pv, depth)});
+    // A proven line runs to the game's end, which the quiescence search may reach beyond the
+    // depth; any other stops at the depth.
+    const int pv_length = proven ? max_ply : depth;
+    out.lines.push_back(Line{rm.score, proven, extend_pv_from_table(root, rm.pv, pv_length)});
   }
   out.pv = out.lines.front().pv;
   return true;
