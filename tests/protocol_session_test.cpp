@@ -78,9 +78,10 @@ TEST_CASE("session: handshake, a position with moves, a search, quit") {
 
   p.send("go depth 4");
   const auto search = p.until("bestmove");
-  CHECK(search.size() == 5);  // one info line per iteration, then bestmove
-  for (std::size_t i = 0; i + 1 < search.size(); ++i)
+  REQUIRE(search.size() == 6);  // one info line per iteration, the totals, then bestmove
+  for (std::size_t i = 0; i < 4; ++i)
     CHECK(search[i].starts_with("info depth " + std::to_string(i + 1) + " score "));
+  CHECK(search[4].starts_with("info nodes "));
   const Position pos = play({"b4", "c4", "d4"});
   CHECK(parse_move(move_of(search.back()), pos).has_value());
   p.quit();

@@ -108,6 +108,21 @@ int info_depth(const std::string& line, const Position& pos, int* multipv = null
   return depth;
 }
 
+// The nodes of an "info depth ..." line, or of the totals line "info nodes N nps R time MS"
+// before a search's bestmove; -1 if the line is neither.
+long long info_nodes(const std::string& line) {
+  const auto words = split_words(line);
+  const auto at = std::find(words.begin(), words.end(), "nodes");
+  if (words.empty() || words[0] != "info" || at == words.end() || at + 1 == words.end() || !is_number(at[1]))
+    return -1;
+  return std::stoll(std::string(at[1]));
+}
+bool is_totals_line(const std::string& line) {
+  const auto words = split_words(line);
+  return words.size() == 7 && words[0] == "info" && words[1] == "nodes" && is_number(words[2]) &&
+         words[3] == "nps" && is_number(words[4]) && words[5] == "time" && is_number(words[6]);
+}
+
 Position after(std::initializer_list<std::string_view> moves, Position pos = Position::start()) {
   for (std::string_view m : moves) {
     const auto move = parse_move(m, pos);
@@ -440,13 +455,18 @@ TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {
   s.send("position startpos moves b4 c4 d4");
   const Position pos = after({"b4", "c4", "d4"});
   const auto out = s.send("go depth 3");
-  REQUIRE(out.size() >= 2);
+  REQUIRE(out.size() == 5);
   int depth = 0;
-  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+  for (std::size_t i = 0; i + 2 < out.size(); ++i) {
     CAPTURE(out[i]);
     CHECK(info_depth(out[i], pos) == ++depth);
   }
   CHECK(depth == 3);
+  // Then the whole search's totals: at least the last iteration's nodes.
+  CAPTURE(out[3]);
+  CHECK(is_totals_line(out[3]));
+  CHECK(info_nodes(out[3]) >= info_nodes(out[2]));
+  CHECK(info_nodes(out[2]) > 0);
   REQUIRE(out.back().rfind("bestmove ", 0) == 0);
   CHECK(parse_move(out.back().substr(9), pos).has_value());
 }
@@ -457,7 +477,8 @@ TEST_CASE("protocol: MultiPV reports that many lines per iteration, best first, 
   const Position pos = after({"b4", "c4", "d4"});
   CHECK(s.send("setoption name multipv value 3").empty());
   const auto out = s.send("go depth 3");
-  REQUIRE(out.size() == 3 * 3 + 1);
+  REQUIRE(out.size() == 3 * 3 + 2);
+  CHECK(is_totals_line(out[9]));
   std::string best_of_last;
   for (int depth = 1; depth <= 3; ++depth) {
     std::vector<std::string> firsts;
@@ -477,7 +498,7 @@ TEST_CASE("protocol: MultiPV reports that many lines per iteration, best first, 
   // Back to one line: no multipv field.
   CHECK(s.send("setoption name MultiPV value 1").empty());
   const auto one = s.send("go depth 2");
-  REQUIRE(one.size() == 3);
+  REQUIRE(one.size() == 4);
   CHECK(info_depth(one[0], pos) == 1);
   CHECK(info_depth(one[1], pos) == 2);
 }

@@ -44,13 +44,23 @@ TEST_CASE("moon analyze: a line per iteration, then a legal bestmove") {
   const Run r = run_moon("analyze --fen 'ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10' --depth 4");
   CHECK(r.status == 0);
   const auto out = lines(r.out);
-  REQUIRE(out.size() == 5);
+  REQUIRE(out.size() == 6);
   for (int d = 1; d <= 4; ++d) {
     CHECK(out[std::size_t(d - 1)].rfind("depth " + std::to_string(d) + " score ", 0) == 0);
     CHECK(contains(out[std::size_t(d - 1)], " nodes "));
     CHECK(contains(out[std::size_t(d - 1)], " nps "));
     CHECK(contains(out[std::size_t(d - 1)], " pv "));
   }
+  // The whole search's totals: at least the nodes of its last iteration.
+  const auto nodes_after = [](const std::string& line, std::string_view from) {
+    const auto at = line.find(from);
+    return at == std::string::npos ? -1LL : std::stoll(line.substr(at + from.size()));
+  };
+  CHECK(out[4].rfind("total nodes ", 0) == 0);
+  CHECK(contains(out[4], " nps "));
+  CHECK(contains(out[4], " time "));
+  CHECK(nodes_after(out[4], "total nodes ") >= nodes_after(out[3], " nodes "));
+  CHECK(nodes_after(out[3], " nodes ") > 0);
   REQUIRE(out.back().rfind("bestmove ", 0) == 0);
   const Position pos = *parse_position("ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10");
   const auto best = parse_move(out.back().substr(9), pos);
@@ -98,7 +108,8 @@ TEST_CASE("moon analyze --multipv: K lines per iteration, numbered, each its own
   const Run r = run_moon("analyze --fen '4x/5/xo2o/3x1/2x2 x' --depth 14 --multipv 3");
   REQUIRE(r.status == 0);
   const auto out = lines(r.out);
-  REQUIRE(out.size() == 14 * 3 + 1);
+  REQUIRE(out.size() == 14 * 3 + 2);
+  CHECK(out[14 * 3].rfind("total nodes ", 0) == 0);
   for (int d = 1; d <= 14; ++d)
     for (int k = 1; k <= 3; ++k)
       CHECK(out[std::size_t((d - 1) * 3 + k - 1)].rfind(

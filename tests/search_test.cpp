@@ -744,9 +744,15 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
   for (std::uint64_t nodes : {1ull, 100ull, 5000ull, 60000ull}) {
     SearchLimits n;
     n.nodes = nodes;
-    const auto rn = s.search(pos, n);
+    std::uint64_t reported = 0;  // the last completed iteration's
+    const auto rn = s.search(pos, n, [&](const SearchInfo& info) { reported = info.nodes; });
     REQUIRE(rn.has_value());
-    CHECK(rn->nodes <= nodes);
+    // One thread stops at the limit exactly; the result counts the whole search, the
+    // iteration the limit cut short included, and its rate is that count over its time.
+    CHECK(rn->nodes == nodes);
+    CHECK(reported < rn->nodes);
+    CHECK(rn->nps >= rn->nodes * 1000 / std::uint64_t(rn->time_ms + 1));
+    if (rn->time_ms > 0) CHECK(rn->nps <= rn->nodes * 1000 / std::uint64_t(rn->time_ms) + 1);
     CHECK(legal_moves(pos).contains(rn->best));
   }
 

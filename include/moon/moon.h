@@ -216,7 +216,8 @@ typedef enum moon_score_kind {
 } moon_score_kind;
 
 /* One line of a completed iteration (for the progress callback) or the final result of a search
- * (line 1 of 1). */
+ * (line 1 of 1: the deepest completed iteration's move, score and line, with the whole search's
+ * nodes, nps and time, the unfinished last iteration included). */
 typedef struct moon_search_info {
   char best_move[MOON_MOVE_TEXT_SIZE]; /* "" when the game is over */
   moon_score_kind score_kind;

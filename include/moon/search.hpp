@@ -85,9 +85,15 @@ struct SearchResult {
   ScoreInfo score_info;
   std::vector<Move> pv;
   int depth;                       // deepest completed iteration
+  // The whole search's, the unfinished last iteration included (a report covers only the
+  // iterations completed: a timed search spends up to half its time in one it drops).
   std::uint64_t nodes;
   std::int64_t time_ms;
+  std::uint64_t nps;               // nodes per second, timed in microseconds
 };
+// "nodes N nps R time MS": a search's totals, `moon analyze`'s "total ..." line and the
+// protocol's "info ..." before its `bestmove`.
+std::string totals_text(const SearchResult& result);
 
 // Which parts of the search are on. The defaults are the engine; SearchFeatures::plain() is
 // plain fixed-depth negamax (minimax, no table, generation order): the baseline of

@@ -163,7 +163,7 @@ moon_search_info to_info(const SearchResult& in) {
   set_score(info, in.score_info);
   info.depth = in.depth;
   info.nodes = in.nodes;
-  info.nps = in.time_ms > 0 ? in.nodes * 1000 / std::uint64_t(in.time_ms) : 0;
+  info.nps = in.nps;
   info.time_ms = in.time_ms;
   set_pv(info.pv, in.pv);
   info.multipv = 1;

@@ -24,8 +24,11 @@ constexpr std::string_view help =
     "where S is 'cp N' (heuristic, centi-counters, side to move's view), 'win N' / 'loss N'\n"
     "(proven: the game ends in N plies) or 'draw' (proven). With --multipv K, K lines per\n"
     "iteration, 'depth D multipv 1 score ...' for the best move to 'multipv K', each move with\n"
-    "its own score and line. The last line is 'bestmove MOVE' (when the game is over, the\n"
-    "lines 'game over: RESULT' and 'bestmove none'). Without a limit it searches for 1000 ms.\n"
+    "its own score and line. Then the whole search's totals, the iteration it did not finish\n"
+    "included:\n"
+    "  total nodes N nps R time MS\n"
+    "and as the last line 'bestmove MOVE' (when the game is over, the lines 'game over:\n"
+    "RESULT' and 'bestmove none'). Without a limit it searches for 1000 ms.\n"
     "Ctrl-C stops the search: the bestmove line comes from the iterations completed, and the\n"
     "exit status is 130. A second Ctrl-C quits at once, as does the first while the table is\n"
     "being made (a large --hash takes seconds).\n"
@@ -81,7 +84,7 @@ int analyze_command(Args args) {
     std::cout << "game over: " << to_string(pos->result()) << "\nbestmove none\n";
     return 0;
   }
-  std::cout << "bestmove " << to_string(result->best) << std::endl;
+  std::cout << "total " << totals_text(*result) << "\nbestmove " << to_string(result->best) << std::endl;
   return interrupt.interrupted() ? interrupted_status : 0;
 }
 

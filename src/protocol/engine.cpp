@@ -305,8 +305,12 @@ void Engine::start_search(const GoCommand& go) {
     try {
       const auto result =
           searcher_.search(pos, limits, [this](const SearchInfo& info) { send("info " + to_string(info) + '\n'); }, token);
-      if (!result) last = "info string error: " + result.error().message + "\n";
-      else if (!result->best.is_null()) best = result->best;
+      if (!result) {
+        last = "info string error: " + result.error().message + "\n";
+      } else {
+        last = "info " + totals_text(*result) + "\n";
+        if (!result->best.is_null()) best = result->best;
+      }
     } catch (const std::exception& e) {
       last = std::string("info string error: search failed: ") + e.what() + "\n";
     }

@@ -18,6 +18,13 @@ namespace moon {
 
 namespace {
 
+// From microseconds: a search of a millisecond or less has a time of 0 or 1 ms, from which a
+// rate would be off by any factor (it read "nodes 17 nps 17000 time 0"). In floating point:
+// nodes * 10^6 would overflow 64 bits past 1.8 * 10^13 nodes (weeks of an infinite analysis on
+// one thread, hours on 256).
+std::uint64_t nodes_per_second(std::uint64_t nodes, std::int64_t time_us) {
+  return std::uint64_t(double(nodes) * 1e6 / double(std::max<std::int64_t>(time_us, 1)));
+}
 
 Expected<bool> validate(const SearchOptions& o) {
   if (o.hash_mb < TranspositionTable::min_mb || o.hash_mb > TranspositionTable::max_mb)
@@ -157,7 +164,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     if (limits.infinite)
       while (!im.stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     const Score s = search::terminal_score(pos, 0);
-    return SearchResult{Move(), s, score_info(s, true), {}, 0, 0, 0};
+    return SearchResult{Move(), s, score_info(s, true), {}, 0, 0, 0, 0};
   }
 
   if (im.table_rules && *im.table_rules != pos.rules()) {
@@ -201,13 +208,9 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   }
 
   const auto report = [&](const search::Iteration& it) {
-    // The rate from microseconds: an iteration of a millisecond or less has a time of 0 or 1 ms,
-    // from which a rate would be off by any factor (it read "nodes 17 nps 17000 time 0").
     const std::int64_t time_us = shared.elapsed_us(), time_ms = time_us / 1000;
     const std::uint64_t nodes = im.total_nodes();
-    // In floating point: nodes * 10^6 would overflow 64 bits past 1.8 * 10^13 nodes (weeks of
-    // an infinite analysis on one thread, hours on 256).
-    const auto nps = std::uint64_t(double(nodes) * 1e6 / double(std::max<std::int64_t>(time_us, 1)));
+    const std::uint64_t nps = nodes_per_second(nodes, time_us);
     const int lines = int(it.lines.size());
     if (on_iteration) {
       for (int i = 0; i < lines; ++i) {
@@ -227,13 +230,16 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   };
   search::Worker& main = *im.workers.front();
   search::Iteration last = main.run(pos, max_depth, report);
-  if (limits.infinite)
-    while (!im.stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   helpers.end();
-
   SearchResult result{};
   result.nodes = im.total_nodes();
-  result.time_ms = shared.elapsed_ms();
+  const std::int64_t time_us = shared.elapsed_us();
+  result.time_ms = time_us / 1000;
+  result.nps = nodes_per_second(result.nodes, time_us);
+  // An infinite search that has nothing more to search (proven, or the deepest depth) waits for
+  // stop(), as the word says; the totals above are the search's, not the wait's.
+  if (limits.infinite)
+    while (!im.stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (last.depth == 0 || last.pv.empty()) {
     // Stopped before the first iteration ended: the best-ordered legal move, scored statically.
     result.best = main.first_root_move();
@@ -250,6 +256,11 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   result.pv = std::move(last.pv);
   result.depth = last.depth;
   return result;
+}
+
+std::string totals_text(const SearchResult& result) {
+  return "nodes " + std::to_string(result.nodes) + " nps " + std::to_string(result.nps) + " time " +
+         std::to_string(result.time_ms);
 }
 
 std::string to_string(const SearchInfo& info) {
