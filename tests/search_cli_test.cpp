@@ -478,6 +478,26 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   CHECK(endgame.status == 0);
   CHECK(contains(endgame.out, "Games: 8"));
   CHECK_FALSE(contains(endgame.out, " in 0 plies"));
+
+  // Each pair of games its own opening while there are openings left: 20 pairs from the 24
+  // first moves (a random draw per pair would repeat some), both games of a pair the same.
+  const Run distinct = run_moon("match --games 40 --depth 1 --opening-plies 1");
+  CHECK(distinct.status == 0);
+  CHECK(distinct.err.empty());
+  std::vector<std::string> openings;
+  for (const std::string& line : lines(distinct.out)) {
+    const auto at = line.find("  opening ");
+    if (at != std::string::npos) openings.push_back(line.substr(at + 10, 2));
+  }
+  REQUIRE(openings.size() == 40);
+  for (std::size_t pair = 0; pair < 20; ++pair) CHECK(openings[2 * pair] == openings[2 * pair + 1]);
+  std::sort(openings.begin(), openings.end());
+  CHECK(std::unique(openings.begin(), openings.end()) - openings.begin() == 20);
+  // None left: the repeats are announced.
+  const Run repeated = run_moon("match --games 6 --depth 1 --opening-plies 0 --quiet");
+  CHECK(repeated.status == 0);
+  CHECK(contains(repeated.err, "moon match: note: only 1 of the 3 pairs of games have an opening of their own "
+                               "(--opening-plies 0 from this position)"));
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set

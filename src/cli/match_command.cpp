@@ -10,6 +10,7 @@
 #include <system_error>
 #include <thread>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -36,8 +37,9 @@ constexpr std::string_view help =
     "Plays games between two engine settings A and B and reports A's wins, draws and losses\n"
     "with an Elo estimate and its 95% error margin. Each opening (random legal moves for the\n"
     "first plies, from a seeded generator, never one that ends the game) is played twice, A\n"
-    "taking x once and o once. Both engines get the same limit per move; each has its own\n"
-    "table, cleared before each game.\n"
+    "taking x once and o once; no two pairs share an opening while there are others (with too\n"
+    "few opening plies for the games, a note says how many are distinct). Both engines get the\n"
+    "same limit per move; each has its own table, cleared before each game.\n"
     "Ctrl-C ends the match early: the games being played are dropped, the report covers the\n"
     "games finished, and the exit status is 130. A second Ctrl-C quits at once.\n"
     "\n"
@@ -82,11 +84,13 @@ struct MatchSetup {
   SearchOptions options;
   int opening_plies = 4;
   std::uint64_t seed = 1;
+  std::vector<std::uint8_t> opening_draw;  // per pair: which draw of make_opening() it plays
 };
 
-// The opening of pair k: random legal moves from the start, the same for both games of a pair.
-std::vector<Move> make_opening(const MatchSetup& s, int pair) {
-  std::mt19937_64 rng(s.seed * 1000003 + std::uint64_t(pair));
+// Draw `draw` of the opening of pair k: random legal moves from the start, the same for both
+// games of a pair (draw 0 is the opening the pair has had since the first match).
+std::vector<Move> make_opening(const MatchSetup& s, int pair, int draw) {
+  std::mt19937_64 rng(s.seed * 1000003 + std::uint64_t(pair) + std::uint64_t(draw) * 0x9e3779b97f4a7c15);
   std::vector<Move> moves;
   Position pos = s.start;
   for (int i = 0; i < s.opening_plies && !pos.is_over(); ++i) {
@@ -108,12 +112,38 @@ std::vector<Move> make_opening(const MatchSetup& s, int pair) {
   return moves;
 }
 
+constexpr int max_opening_draws = 64;
+
+// Chooses every pair's opening before any game: the first of its draws whose position (moves
+// in another order may reach the same) no earlier pair plays, or after max_opening_draws
+// draws the first, a repeat. With depth or node limits an engine plays a position the same
+// way every time: a repeated opening repeats its two games, which then add nothing to the
+// match but a narrower error margin. Once 8 pairs have found nothing new in all their draws,
+// the openings are taken to be used up and later pairs draw once (else a million games from a
+// few openings would spend a minute here). Returns how many openings are distinct.
+std::size_t choose_openings(MatchSetup& s, std::int64_t pairs) {
+  std::unordered_set<std::uint64_t> seen;
+  s.opening_draw.assign(std::size_t(pairs), 0);
+  int draws = max_opening_draws, exhausted_pairs = 0;
+  for (std::int64_t pair = 0; pair < pairs; ++pair) {
+    bool found = false;
+    for (int draw = 0; draw < draws && !found; ++draw) {
+      Position pos = s.start;
+      for (Move m : make_opening(s, int(pair), draw)) pos.play(m);
+      found = seen.insert(pos.key()).second;
+      if (found) s.opening_draw[std::size_t(pair)] = std::uint8_t(draw);
+    }
+    if (!found && ++exhausted_pairs == 8) draws = 1;
+  }
+  return seen.size();
+}
+
 // The game's record; nullopt if `stop` was requested before it ended.
 std::optional<GameRecord> play_game(const MatchSetup& s, int game, Searcher& a, Searcher& b, std::stop_token stop) {
   GameRecord rec;
   rec.a_colour = game % 2 == 0 ? x : o;
   Position pos = s.start;
-  for (Move m : make_opening(s, game / 2)) {
+  for (Move m : make_opening(s, game / 2, s.opening_draw[std::size_t(game / 2)])) {
     if (!rec.opening.empty()) rec.opening += ' ';
     rec.opening += to_string(m);
     pos.play(m);
@@ -229,6 +259,13 @@ int match_command(Args args) {
   if (const auto fits = check_table_size(tables * setup.options.hash_mb); !fits)
     return usage_error(name, std::to_string(tables) + " engines (2 per concurrent game) with --hash " +
                                  std::to_string(setup.options.hash_mb) + ": " + fits.error().message);
+
+  const std::int64_t pairs = games / 2;
+  if (const std::size_t distinct = choose_openings(setup, pairs); std::int64_t(distinct) < pairs)
+    std::cerr << "moon match: note: only " << distinct << " of the " << pairs
+              << " pairs of games have an opening of their own (--opening-plies " << setup.opening_plies
+              << " from this position): under --depth or --nodes a repeated opening repeats its games, which "
+                 "narrows the error margin without adding information\n";
 
   const InterruptWatch interrupt(name);
   std::atomic<std::int64_t> next{0};
