@@ -159,6 +159,16 @@ TEST_CASE("protocol: umi declares the engine and its options, then umiok") {
   CHECK(options.find("option name Clock Limit type spin default 20 min 1 max 255\n") != std::string::npos);
   CHECK(options.find("option name MultiPV type spin default 1 min 1 max 64\n") != std::string::npos);
   CHECK(s.send("isready") == std::vector<std::string>{"readyok"});
+  // A size outside the library's range is refused with it, and with the maximum declared here
+  // where that is less.
+  const std::string memory_note =
+      hash_max < 65536 ? " (at most " + std::to_string(hash_max) + " here: this machine's memory)" : "";
+  CHECK(s.send("setoption name Hash value 65537") ==
+        std::vector<std::string>{"info string error: Hash must be a whole number from 1 to 65536, not '65537'" +
+                                 memory_note});
+  CHECK(s.send("setoption name Solver Hash value x") ==
+        std::vector<std::string>{"info string error: Solver Hash must be a whole number from 0 to 65536, not 'x'" +
+                                 memory_note});
 }
 
 TEST_CASE("protocol: position startpos and fen, with moves") {

@@ -35,6 +35,16 @@ std::int64_t usable_hash_mb(std::int64_t limit) {
   return memory ? std::min(memory, limit) : limit;
 }
 
+// A table size in the library's range, refused with that range; where `umi` declares a smaller
+// maximum (the machine's memory), the message gives it too, so that it agrees with the
+// declaration (a size between the two is refused later, with the reason).
+Expected<std::int64_t> table_mb(std::string_view value, std::string_view what, std::int64_t low, std::int64_t limit) {
+  auto mb = parse_whole_number(value, what, low, limit);
+  if (const std::int64_t usable = usable_hash_mb(limit); !mb && usable < limit)
+    return Error{mb.error().message + " (at most " + std::to_string(usable) + " here: this machine's memory)"};
+  return mb;
+}
+
 }  // namespace
 
 std::string option_declarations() {
@@ -61,11 +71,11 @@ Expected<EngineOptions> set_option(const EngineOptions& current, std::string_vie
     return parse_whole_number(value, what, low, high);
   };
   if (same_name(name, "Hash")) {
-    const auto mb = number("Hash", 1, max_hash_mb);
+    const auto mb = table_mb(value, "Hash", 1, max_hash_mb);
     if (!mb) return mb.error();
     next.hash_mb = std::size_t(*mb);
   } else if (same_name(name, "Solver Hash")) {
-    const auto mb = number("Solver Hash", 0, max_solver_hash_mb);
+    const auto mb = table_mb(value, "Solver Hash", 0, max_solver_hash_mb);
     if (!mb) return mb.error();
     next.solver_hash_mb = std::size_t(*mb);
   } else if (same_name(name, "Threads")) {
