@@ -308,18 +308,23 @@ TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEM
   EngineHandle engine;
   moon_engine_options many = {1, 200, 1};
   REQUIRE(moon_engine_new(&many, &engine.e) == MOON_OK);
-  PositionHandle pos;
+  PositionHandle pos, start_position;
   REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  REQUIRE(moon_position_new(nullptr, &start_position.p) == MOON_OK);
   moon_search_limits limits{};
   limits.depth = 2;
   moon_search_info result;
   {
     const moon::test::AddressSpaceGuard guard(256);  // not room for 199 stacks of 8 MiB
-    CHECK(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_ERROR_OUT_OF_MEMORY);
+    CHECK(moon_engine_search(engine.e, start_position.p, &limits, nullptr, nullptr, &result) ==
+          MOON_ERROR_OUT_OF_MEMORY);
     CHECK(std::string(moon_last_error()).rfind("moon_engine_search: cannot start the search's 200 threads: ", 0) == 0);
+    // The helpers start after depth 1: a win in 1, settled there, needs none.
+    CHECK(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+    CHECK(std::string(result.best_move) == "c2c1");
   }
-  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
-  CHECK(std::string(result.best_move) == "c2c1");
+  REQUIRE(moon_engine_search(engine.e, start_position.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(result.depth == 2);
 
   // perft counts without the threads it cannot start (at first an uncaught std::system_error:
   // MOON_ERROR_INTERNAL): the same count.

@@ -939,6 +939,23 @@ TEST_CASE("with a helper thread, a search counts its own nodes only, from its fi
   }
 }
 
+TEST_CASE("with far more threads than cores, a timed search still completes its first iteration" *
+          doctest::test_suite("threads")) {
+  // The helpers start after the main thread's first iteration: started before it, 255 of them
+  // on 2 cores kept it from completing one in 100 ms, and the move played was unsearched.
+  Searcher searcher(SearchOptions{1, 128, {}});
+  SearchLimits limits;
+  limits.movetime_ms = 200;
+  int first_depth = 0;
+  const auto r = searcher.search(Position::start(), limits, [&](const SearchInfo& info) {
+    if (!first_depth) first_depth = info.depth;
+  });
+  REQUIRE(r.has_value());
+  CHECK(first_depth == 1);
+  CHECK(r->depth >= 1);
+  CHECK(legal_moves(Position::start()).contains(r->best));
+}
+
 TEST_CASE("several searchers in one process, and Lazy SMP threads, give legal moves" * doctest::test_suite("threads")) {
   const Position pos = parse("ooxxx/oo1xx/4x/x1o1x/xoooo x 3 3 0 10");
   std::vector<std::future<Expected<SearchResult>>> runs;

@@ -200,12 +200,18 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   // yet begun, a node limit once ended the next search at depth 1 (349 641 nodes "searched" for
   // `go nodes 1000`).
   for (auto& w : im.workers) w->reset_nodes();
-  try {
-    for (std::size_t i = 1; i < im.workers.size(); ++i)
-      helpers.threads.emplace_back([&, i] { im.workers[i]->run(pos, max_depth, {}); });
-  } catch (const std::system_error& e) {
-    return Error{"cannot start the search's " + std::to_string(im.workers.size()) + " threads: " + e.what()};
-  }
+  // The helpers start once the main thread has completed its first iteration (microseconds):
+  // started first, 255 of them on 2 cores kept it from ever completing one in 100 ms, and the
+  // search answered with an unsearched move. A position the first iteration settles needs none.
+  std::optional<std::string> start_failure;
+  const auto start_helpers = [&] {
+    try {
+      for (std::size_t i = 1; i < im.workers.size(); ++i)
+        helpers.threads.emplace_back([&, i] { im.workers[i]->run(pos, max_depth, {}); });
+    } catch (const std::system_error& e) {
+      start_failure = "cannot start the search's " + std::to_string(im.workers.size()) + " threads: " + e.what();
+    }
+  };
 
   const auto report = [&](const search::Iteration& it) {
     const std::int64_t time_us = shared.elapsed_us(), time_ms = time_us / 1000;
@@ -226,11 +232,13 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     const auto settled = [&](const search::Line& line) { return is_settled_within(score_info(line.score), it.depth); };
     if (std::all_of(it.lines.begin(), it.lines.end(), settled)) return false;
     if (budget.soft_ms && !limits.movetime_ms && time_ms >= budget.soft_ms / 2) return false;
-    return true;
+    if (it.depth == 1) start_helpers();
+    return !start_failure;
   };
   search::Worker& main = *im.workers.front();
   search::Iteration last = main.run(pos, max_depth, report);
   helpers.end();
+  if (start_failure) return Error{*start_failure};
   SearchResult result{};
   result.nodes = im.total_nodes();
   const std::int64_t time_us = shared.elapsed_us();
