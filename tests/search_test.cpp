@@ -1025,6 +1025,15 @@ TEST_CASE("bench gives the same node count twice in one process") {
   REQUIRE(second.has_value());
   CHECK(first->nodes > 0);
   CHECK(first->nodes == second->nodes);
+  // The time is the searches' own, in microseconds and in milliseconds: at most the whole run's.
+  const auto start = std::chrono::steady_clock::now();
+  const auto third = run_search_bench(options);
+  const auto whole_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(third.has_value());
+  CHECK(third->time_us > 0);
+  CHECK(third->time_us <= whole_us);
+  CHECK(third->time_ms == third->time_us / 1000);
 }
 
 TEST_CASE("hash sizes are checked against the machine's memory") {

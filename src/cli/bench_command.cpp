@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -18,6 +19,7 @@ constexpr std::string_view help =
     "thread (unless --threads), with the table cleared before each, and prints the total as\n"
     "'Nodes searched: N' and the speed as 'Nodes/second: R'. N is a signature of the\n"
     "search: the same on every run, changed only by a change of the search's behaviour.\n"
+    "'Total time (ms)' and the speed count the searches only, not the table clears.\n"
     "\n"
     "Options:\n"
     "  --depth-offset N   search every position N plies deeper (negative: shallower; -8 to 8)\n"
@@ -74,7 +76,7 @@ int bench_command(Args args) {
               << "\n";
   });
   if (!result) return resource_failure(name, result.error().message);  // threads the system will not make
-  const std::uint64_t nps = result->nodes * 1000 / std::uint64_t(std::max<std::int64_t>(result->time_ms, 1));
+  const auto nps = std::uint64_t(double(result->nodes) * 1e6 / double(std::max<std::int64_t>(result->time_us, 1)));
   std::cout << "Total time (ms): " << result->time_ms << "\n"
             << "Nodes searched: " << result->nodes << "\n"
             << "Nodes/second: " << nps << "\n";
