@@ -234,6 +234,69 @@ TEST_CASE("C API: perft") {
   CHECK(moon_perft(pos.p, 2, 0, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
 }
 
+TEST_CASE("C API: perft divided by the legal moves, each count that of the position after it") {
+  struct Divided {
+    std::vector<std::pair<std::string, uint64_t>> moves;
+    static void add(const char* move, uint64_t nodes, void* self) {
+      static_cast<Divided*>(self)->moves.emplace_back(move, nodes);
+    }
+  };
+  // A movement position with captures about (x to move, clock 3) and a placement one.
+  for (const char* text : {"1ox2/o2x1/o1x1x/2ox1/3ox x 0 0 3 30", "5/1xo2/5/5/5 x 11 11 0 2"}) {
+    CAPTURE(text);
+    PositionHandle pos;
+    REQUIRE(moon_position_from_string(text, nullptr, &pos.p) == MOON_OK);
+    for (int depth = 1; depth <= 3; ++depth) {
+      Divided divided;
+      uint64_t total = 0, whole = 0;
+      int overflow = -1;
+      REQUIRE(moon_perft_divide(pos.p, depth, 2, &Divided::add, &divided, &total, &overflow) == MOON_OK);
+      REQUIRE(moon_perft(pos.p, depth, 1, &whole, nullptr) == MOON_OK);
+      CHECK(total == whole);
+      CHECK(overflow == 0);
+      // One call per legal move, in generation order; each count is the position after it.
+      moon_move legal[MOON_MAX_MOVES];
+      size_t count = 0;
+      REQUIRE(moon_position_legal_moves(pos.p, legal, MOON_MAX_MOVES, &count) == MOON_OK);
+      REQUIRE(divided.moves.size() == count);
+      uint64_t sum = 0;
+      for (size_t i = 0; i < count; ++i) {
+        CHECK(divided.moves[i].first == legal[i].text);
+        PositionHandle child;
+        REQUIRE(moon_position_copy(pos.p, &child.p) == MOON_OK);
+        REQUIRE(moon_position_play(child.p, legal[i].text, nullptr) == MOON_OK);
+        uint64_t below = 0;
+        REQUIRE(moon_perft(child.p, depth - 1, 1, &below, nullptr) == MOON_OK);
+        CHECK(divided.moves[i].second == below);
+        sum += divided.moves[i].second;
+      }
+      CHECK(sum == total);
+    }
+  }
+  // Nothing to divide by: depth 0 (one leaf), a game that is over (none). No callback: the count.
+  PositionHandle start, over;
+  REQUIRE(moon_position_new(nullptr, &start.p) == MOON_OK);
+  REQUIRE(moon_position_from_string("xx3/5/5/5/4o x", nullptr, &over.p) == MOON_OK);
+  Divided none;
+  uint64_t nodes = 7;
+  REQUIRE(moon_perft_divide(start.p, 0, 1, &Divided::add, &none, &nodes, nullptr) == MOON_OK);
+  CHECK(nodes == 1);
+  REQUIRE(moon_perft_divide(over.p, 3, 1, &Divided::add, &none, &nodes, nullptr) == MOON_OK);
+  CHECK(nodes == 0);
+  CHECK(none.moves.empty());
+  REQUIRE(moon_perft_divide(start.p, 2, 1, nullptr, nullptr, &nodes, nullptr) == MOON_OK);
+  CHECK(nodes == 24 * 23);
+  // Refused: no call, the count unchanged.
+  nodes = 7;
+  CHECK(moon_perft_divide(start.p, -1, 1, &Divided::add, &none, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()).rfind("moon_perft_divide: ", 0) == 0);
+  CHECK(moon_perft_divide(start.p, 2, 0, &Divided::add, &none, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_perft_divide(nullptr, 2, 1, &Divided::add, &none, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_perft_divide(start.p, 2, 1, &Divided::add, &none, nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(nodes == 7);
+  CHECK(none.moves.empty());
+}
+
 TEST_CASE("C API: search to a depth reports each iteration and returns a legal move") {
   EngineHandle engine;
   moon_engine_options options = {4, 1, 0};

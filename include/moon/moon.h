@@ -176,6 +176,19 @@ MOON_API moon_status moon_squares_to_string(uint32_t squares, char* buffer, size
 MOON_API moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes,
                                 int* overflow);
 
+/* One legal move of a divided count: its text ("b4", "b3c3", "0000") and the leaves below it
+ * (depth - 1 plies on; the low 64 bits, as in moon_perft()). */
+typedef void (*moon_divide_callback)(const char* move, uint64_t nodes, void* user_data);
+
+/* moon_perft() divided by the legal moves, to find where two move generators disagree (as
+ * `moon perft --divide` and the protocol's `go perft` print it): the same *nodes and *overflow,
+ * and on_move (may be NULL) called once per legal move, in generation order, on the calling
+ * thread once the whole count is done. A depth of 0, or a position whose game is over, has no
+ * moves to divide by: no call. On an error, no call and *nodes unchanged. */
+MOON_API moon_status moon_perft_divide(const moon_position* position, int depth, int threads,
+                                       moon_divide_callback on_move, void* user_data, uint64_t* nodes,
+                                       int* overflow);
+
 /* ---------------------------------------------------------------- engines: search and solve */
 
 typedef struct moon_engine moon_engine;

@@ -463,18 +463,36 @@ moon_status moon_squares_to_string(uint32_t squares, char* buffer, size_t size) 
   });
 }
 
-moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes, int* overflow) {
+namespace {
+
+// moon_perft() and moon_perft_divide(): `name` for the messages.
+moon_status count_leaves(const char* name, const moon_position* position, int depth, int threads,
+                         moon_divide_callback on_move, void* user_data, uint64_t* nodes, int* overflow) {
   return guarded([&] {
-    if (!position) return null_argument("moon_perft", "position");
-    if (!nodes) return null_argument("moon_perft", "nodes");
+    if (!position) return null_argument(name, "position");
+    if (!nodes) return null_argument(name, "nodes");
     PerftOptions options;
     options.threads = threads;
     const auto result = perft(position->value, depth, options);
-    if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_perft: " + result.error().message);
+    if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(name) + ": " + result.error().message);
     *nodes = std::uint64_t(result->nodes);
     if (overflow) *overflow = (result->nodes >> 64) != 0;
+    if (on_move)
+      for (const DivideEntry& entry : result->divide)
+        on_move(to_string(entry.move).c_str(), std::uint64_t(entry.nodes), user_data);
     return MOON_OK;
   });
+}
+
+}  // namespace
+
+moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes, int* overflow) {
+  return count_leaves("moon_perft", position, depth, threads, nullptr, nullptr, nodes, overflow);
+}
+
+moon_status moon_perft_divide(const moon_position* position, int depth, int threads, moon_divide_callback on_move,
+                              void* user_data, uint64_t* nodes, int* overflow) {
+  return count_leaves("moon_perft_divide", position, depth, threads, on_move, user_data, nodes, overflow);
 }
 
 moon_status moon_engine_new(const moon_engine_options* options, moon_engine** out) {

@@ -283,10 +283,25 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
       const int threads = threads_from(in.byte());
       std::uint64_t nodes = 0;
       int overflow = -1;
-      const moon_status s = moon_perft(position, depth, threads, null_out ? nullptr : &nodes, null_other ? nullptr : &overflow);
-      check_status(s, "moon_perft");
+      // Bit 4: divided (moon_perft_divide), with the moves' counts summed by the callback.
+      struct Sum {
+        std::uint64_t nodes = 0, calls = 0;
+        static void add(const char*, std::uint64_t n, void* self) {
+          static_cast<Sum*>(self)->nodes += n;
+          ++static_cast<Sum*>(self)->calls;
+        }
+      } sum;
+      const bool divided = flags & 16;
+      const moon_status s =
+          divided ? moon_perft_divide(position, depth, threads, &Sum::add, &sum, null_out ? nullptr : &nodes,
+                                      null_other ? nullptr : &overflow)
+                  : moon_perft(position, depth, threads, null_out ? nullptr : &nodes, null_other ? nullptr : &overflow);
+      check_status(s, divided ? "moon_perft_divide" : "moon_perft");
       if (s == MOON_OK && !null_other) require(overflow == 0, "a perft of depth 3 or less overflowed");
       if (s != MOON_OK && !null_other) require(overflow == -1, "a failed perft wrote its overflow flag");
+      if (s != MOON_OK) require(sum.calls == 0, "a failed divided perft called back");
+      if (s == MOON_OK && divided && depth > 0)
+        require(sum.nodes == nodes, "the divided counts do not sum to the total");
       break;
     }
     case 8: {
