@@ -498,6 +498,18 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   CHECK(repeated.status == 0);
   CHECK(contains(repeated.err, "moon match: note: only 1 of the 3 pairs of games have an opening of their own "
                                "(--opening-plies 0 from this position)"));
+  // An opening cut short (every move would end the game, a clock move from its limit) is noted.
+  const Run shortened = run_moon("match --fen 'x3o/5/5/5/x3o x 0 0 19 1' --opening-plies 1 --games 2 --depth 1");
+  CHECK(shortened.status == 0);
+  CHECK(contains(shortened.out, "opening (none)"));
+  CHECK(contains(shortened.out, " in 1 ply "));
+  CHECK(contains(shortened.err, "moon match: note: 1 of the 1 openings stop short of --opening-plies 1"));
+  // No more games at once than games: two games with --concurrency 64 make four engines, not 128
+  // (nothing to note either way).
+  const Run few = run_moon("match --games 2 --depth 1 --quiet --concurrency 64");
+  CHECK(few.status == 0);
+  CHECK(contains(few.out, "Games: 2 "));
+  CHECK(few.err.empty());
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
@@ -506,12 +518,12 @@ TEST_CASE("moon match with fewer threads and less memory than asked: fewer games
   // 100 MB of address space: 64 threads' stacks (8 MiB each here, 2 MiB where unlimited) do not
   // fit, nor do 64 pairs of engines. The first refused thread used to abort the program (134),
   // and an engine left without a table crashed it (139).
-  const Run r = run_moon("match --concurrency 64 --hash 1 --games 4 --depth 1 --quiet", "", "ulimit -v 100000; ");
+  const Run r = run_moon("match --concurrency 64 --hash 1 --games 128 --depth 1 --quiet", "", "ulimit -v 100000; ");
   CHECK((r.status == 0 || r.status == 1));
   CHECK(contains(r.out, "Games: "));
   CHECK(contains(r.err, "at once, not 64: the system would not start more threads, or not give the memory"));
   if (r.status == 1) CHECK(contains(r.err, "out of memory: "));
-  if (r.status == 0) CHECK(contains(r.out, "Games: 4 "));
+  if (r.status == 0) CHECK(contains(r.out, "Games: 128 "));
 }
 #endif
 

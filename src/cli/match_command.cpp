@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -52,8 +53,9 @@ constexpr std::string_view help =
     "  --games N          games to play, rounded up to even (1-1000000; default 100)\n"
     "  --opening-plies P  random plies before the engines take over (0-24; default 4)\n"
     "  --seed S           seed of the openings (0 to 2^60; default 1)\n"
-    "  --concurrency K    games played at once (1-64; default 1; fewer, with a note, if the\n"
-    "                     system will not start the threads or give the engines' memory)\n"
+    "  --concurrency K    games played at once (1-64, at most the games; default 1; fewer,\n"
+    "                     with a note, if the system will not start the threads or give the\n"
+    "                     engines' memory)\n"
     "  --quiet            no line per game\n";
 
 struct Engine {
@@ -120,11 +122,16 @@ constexpr int max_opening_draws = 64;
 // way every time: a repeated opening repeats its two games, which then add nothing to the
 // match but a narrower error margin. Once 8 pairs have found nothing new in all their draws,
 // the openings are taken to be used up and later pairs draw once (else a million games from a
-// few openings would spend a minute here). Returns how many openings are distinct.
-std::size_t choose_openings(MatchSetup& s, std::int64_t pairs) {
+// few openings would spend a minute here).
+struct OpeningCounts {
+  std::size_t distinct = 0;   // openings no other pair plays
+  std::size_t shortened = 0;  // pairs whose opening stops short of the plies asked for
+};
+OpeningCounts choose_openings(MatchSetup& s, std::int64_t pairs) {
   std::unordered_set<std::uint64_t> seen;
   s.opening_draw.assign(std::size_t(pairs), 0);
   int draws = max_opening_draws, exhausted_pairs = 0;
+  OpeningCounts counts;
   for (std::int64_t pair = 0; pair < pairs; ++pair) {
     bool found = false;
     for (int draw = 0; draw < draws && !found; ++draw) {
@@ -134,8 +141,10 @@ std::size_t choose_openings(MatchSetup& s, std::int64_t pairs) {
       if (found) s.opening_draw[std::size_t(pair)] = std::uint8_t(draw);
     }
     if (!found && ++exhausted_pairs == 8) draws = 1;
+    counts.shortened += int(make_opening(s, int(pair), s.opening_draw[std::size_t(pair)]).size()) < s.opening_plies;
   }
-  return seen.size();
+  counts.distinct = seen.size();
+  return counts;
 }
 
 // The game's record; nullopt if `stop` was requested before it ended.
@@ -253,6 +262,9 @@ int match_command(Args args) {
   }
   if (!has_limit(setup.limits)) setup.limits.movetime_ms = 100;
   games += games % 2;
+  // No more games at once than there are games: each would make two engines and their tables
+  // for nothing (64 for 2 games made 128 engines: 555 MB and 2 s instead of 21 MB and 0.08 s).
+  concurrency = std::min(concurrency, games);
   // Each concurrent game holds two engines' tables at once: all of them must fit in memory
   // (an engine's Searcher would otherwise fall back to a small table, or the match be killed).
   const std::size_t tables = 2 * std::size_t(concurrency);
@@ -261,11 +273,16 @@ int match_command(Args args) {
                                  std::to_string(setup.options.hash_mb) + ": " + fits.error().message);
 
   const std::int64_t pairs = games / 2;
-  if (const std::size_t distinct = choose_openings(setup, pairs); std::int64_t(distinct) < pairs)
-    std::cerr << "moon match: note: only " << distinct << " of the " << pairs
+  const OpeningCounts openings = choose_openings(setup, pairs);
+  if (std::int64_t(openings.distinct) < pairs)
+    std::cerr << "moon match: note: only " << openings.distinct << " of the " << pairs
               << " pairs of games have an opening of their own (--opening-plies " << setup.opening_plies
               << " from this position): under --depth or --nodes a repeated opening repeats its games, which "
                  "narrows the error margin without adding information\n";
+  if (openings.shortened)
+    std::cerr << "moon match: note: " << openings.shortened << " of the " << pairs
+              << " openings stop short of --opening-plies " << setup.opening_plies
+              << ": there every move would end the game, which is the engines' to play\n";
 
   const InterruptWatch interrupt(name);
   std::atomic<std::int64_t> next{0};
@@ -288,7 +305,7 @@ int match_command(Args args) {
       if (!quiet)
         std::cout << "game " << g + 1 << "/" << games << "  opening " << rec.opening << "  A plays "
                   << to_string(rec.a_colour) << ": " << to_string(rec.result) << " " << rec.x_count << "-"
-                  << rec.o_count << " in " << rec.plies << " plies  (A +" << wins << " =" << draws << " -" << losses
+                  << rec.o_count << " in " << rec.plies << (rec.plies == 1 ? " ply" : " plies") << "  (A +" << wins << " =" << draws << " -" << losses
                   << ")" << std::endl;
     }
   };
