@@ -882,6 +882,25 @@ TEST_CASE("protocol: search limits from the clocks keep the move overhead back")
     CHECK_FALSE(parse_go(words).has_value());
 }
 
+TEST_CASE("protocol: output that cannot be written stops the running task by itself") {
+  // A stream whose every write fails, as standard output does once the frontend closed the pipe
+  // (SIGPIPE ignored): a search, perft or solve ends at its next line instead of running on
+  // until the next line of input.
+  struct Closed : std::streambuf {
+    int overflow(int) override { return traits_type::eof(); }
+    std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+  } closed;
+  for (const char* go : {"go infinite", "go perft 9", "go depth 100"}) {
+    CAPTURE(go);
+    std::ostream out(&closed);
+    Engine engine(out);
+    engine.handle("position startpos");
+    engine.handle(go);
+    CHECK(engine.wait_for(std::chrono::seconds(20)));
+    engine.handle("stop");  // what ended it before (nothing to do once it has ended)
+  }
+}
+
 TEST_CASE("protocol: random lines never break the engine; its position stays valid") {
   // Words of the protocol, moves, numbers, a position string's fields and junk, in random
   // order: mostly malformed lines, some valid ones. Searches stay shallow (small numbers).

@@ -104,6 +104,9 @@ void Engine::send(std::string_view text) {
   std::lock_guard lock(out_mutex_);
   out_ << text;
   out_.flush();
+  // Nobody reads what the task finds any more (the frontend closed the pipe): it stops rather
+  // than burn a core until the next line of input ends the session (status 1, main.cpp).
+  if (!out_) job_stop_.request_stop();
 }
 
 void Engine::send_error(std::string_view message) {
@@ -146,6 +149,15 @@ void Engine::wait() {
     wake_.wait(lock, [&] { return worker_done_.load(); });
   }
   if (worker_.joinable()) worker_.join();
+}
+
+bool Engine::wait_for(std::chrono::milliseconds timeout) {
+  {
+    std::unique_lock lock(wake_mutex_);
+    if (!wake_.wait_for(lock, timeout, [&] { return worker_done_.load(); })) return false;
+  }
+  if (worker_.joinable()) worker_.join();
+  return true;
 }
 
 bool Engine::handle(std::string_view line) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <istream>
 #include <memory>
@@ -49,6 +50,8 @@ class Engine {
   // Waits until the running search, solve or perft ends by itself (tests; never returns for
   // `go infinite` without a `stop`).
   void wait();
+  // The same for at most `timeout`: false if the task still runs then.
+  bool wait_for(std::chrono::milliseconds timeout);
 
  private:
   void send(std::string_view text);          // whole lines, flushed
