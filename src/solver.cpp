@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -237,6 +238,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
   std::atomic<std::size_t> short_stack{0};  // the stack of a search that ran out of it (0: none)
   SharedBounds shared;
   std::string last_note = "starting";
+  std::exception_ptr progress_failure;  // thread 0's alone
   auto last_report = start - std::chrono::seconds(1);
 
   // Thread 0 reports: the latest note with the counts, at most about once a second.
@@ -252,7 +254,14 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
     std::snprintf(line, sizeof line, " | %llu nodes, %.1f Mn/s, %.1f s, table %d permille",
                   static_cast<unsigned long long>(n), ms > 0 ? double(n) / double(ms) / 1000.0 : 0.0,
                   double(ms) / 1000.0, s.table.fill_permille());
-    s.options.progress(s.progress_prefix + last_note + line);
+    try {
+      s.options.progress(s.progress_prefix + last_note + line);
+    } catch (...) {
+      // Thrown on a solver thread, where it would end the process: it ends the solve instead and
+      // reaches the caller of solve(), as an exception from a search's callback does.
+      progress_failure = std::current_exception();
+      s.halt = true;
+    }
   };
 
   const auto run = [&](int index) {
@@ -287,6 +296,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
   // may be far smaller.
   if (const auto ran = s.threads.run(threads, run); !ran)
     return Error{"the solve could not start: " + ran.error().message};
+  if (progress_failure) std::rethrow_exception(progress_failure);
   if (!result && short_stack)
     return Error{"the proof needs lines longer than the solver's stack allows (" +
                  std::to_string(short_stack >> 20) +

@@ -9,6 +9,7 @@
 #include <random>
 #include <span>
 #include <stop_token>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -1239,6 +1240,29 @@ TEST_CASE("Solver: stop() ends a solve promptly, and a stop without a solve is i
     REQUIRE(again.has_value());
     CHECK(again->outcome == Outcome::draw);
     CHECK(again->plies == 1);
+  }
+}
+
+TEST_CASE("Solver: an exception from the progress callback ends the solve and reaches its caller" *
+          doctest::test_suite("threads")) {
+  // The callback runs on a solver thread, where the exception once ended the process.
+  const auto pos = parse_position("1x1x1/4x/1x3/ox1ox/2o2 x");
+  REQUIRE(pos.has_value());
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    bool fail = true;
+    SolveOptions options{4, threads, true, {}};
+    options.progress = [&](const std::string&) {
+      if (fail) throw std::runtime_error("progress refused");
+    };
+    Solver solver(options);
+    CHECK_THROWS_WITH_AS(solver.solve(*pos), "progress refused", std::runtime_error);
+    CHECK_THROWS_AS(solver.analyze(*pos), std::runtime_error);
+    // The solver goes on, and proves what a fresh one does.
+    fail = false;
+    const auto again = solver.solve(*pos), fresh = Solver(SolveOptions{4, 1, true, {}}).solve(*pos);
+    REQUIRE((again.has_value() && fresh.has_value()));
+    CHECK(std::pair(again->outcome, again->plies) == std::pair(fresh->outcome, fresh->plies));
   }
 }
 

@@ -86,7 +86,8 @@ struct SolveOptions {
   // Called with one line of progress text (no newline) now and then: while solving, from the
   // first of the solver's threads (not the thread that called solve()), with
   // solve_callback_stack_bytes of stack to use; while Solver::create() makes a large table, from
-  // the thread that called it.
+  // the thread that called it. An exception from it ends the solve (or analysis, or the making)
+  // and is rethrown to the caller of solve(), analyze() or create(); the solver stays usable.
   std::function<void(const std::string&)> progress{};
 };
 
