@@ -348,6 +348,17 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
 
   moon_search_limits bad = {101, 0, 0, 0, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search: depth must be from 0 to 100, not 101");
+  // Each refused field named, with its value.
+  bad = moon_search_limits{0, 0, -1, 0, 0, 0};
+  CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search: movetime_ms must not be negative, not -1");
+  bad = moon_search_limits{0, 0, 0, -5, 0, 0};
+  CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search: time_left_ms must not be negative, not -5");
+  bad = moon_search_limits{0, 0, 0, 100, -2, 0};
+  CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search: increment_ms must not be negative, not -2");
   for (int multipv : {-1, 65}) {
     bad = moon_search_limits{3, 0, 0, 0, 0, multipv};
     CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);

@@ -769,6 +769,18 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
   const auto refused = s.search(pos, increment_alone);
   REQUIRE_FALSE(refused.has_value());
   CHECK(refused.error().message == "an increment needs the time left");
+  for (const auto& limit : {&SearchLimits::movetime_ms, &SearchLimits::time_left_ms}) {
+    SearchLimits infinite_and_timed;  // the time used to be ignored
+    infinite_and_timed.infinite = true;
+    infinite_and_timed.*limit = 100;
+    const auto mixed = s.search(pos, infinite_and_timed);
+    REQUIRE_FALSE(mixed.has_value());
+    CHECK(mixed.error().message == "an infinite search takes no other limit (it searches until stop())");
+  }
+  SearchLimits infinite_and_deep;
+  infinite_and_deep.infinite = true;
+  infinite_and_deep.depth = 3;
+  CHECK_FALSE(s.search(pos, infinite_and_deep).has_value());
   CHECK_FALSE(s.set_options(SearchOptions{0, 1, {}}).has_value());
   CHECK_FALSE(s.set_options(SearchOptions{16, 0, {}}).has_value());
   CHECK(s.set_options(SearchOptions{2, 2, {}}).has_value());

@@ -25,12 +25,16 @@
  *   returns MOON_ERROR_BUFFER_TOO_SMALL and writes an empty string (if size > 0). The *_SIZE
  *   constants below are always large enough.
  *
- * Threads: distinct handles may be used from different threads at the same time. One handle
- * must not be used by two threads at once, with two exceptions: moon_engine_stop() may be
- * called from any thread while another thread is inside moon_engine_search() or
- * moon_engine_solve() on the same engine, and moon_stop_signal_raise() from any thread at any
- * time. Positions are only read by a search, so one position may be searched by several
- * engines at once.
+ * Threads: distinct handles may be used from different threads at the same time. A position
+ * must not be changed or freed by one thread while another uses it; it is only read by a
+ * search, so one position may be searched by several engines at once. An engine runs one
+ * search or solve at a time: while one of its calls that search or solve runs
+ * (moon_engine_search(), moon_engine_search_until_stopped(), moon_engine_solve(),
+ * moon_engine_solve_with_progress(), moon_engine_solve_moves()), moon_engine_stop() may be called
+ * from any thread (or from the call's own callback), and those calls, moon_engine_clear() and
+ * moon_engine_set_stop_signal() from another thread or from the callback return
+ * MOON_ERROR_BUSY; moon_engine_free() must wait until the call has returned.
+ * moon_stop_signal_raise() may be called from any thread at any time.
  */
 #ifndef MOON_MOON_H
 #define MOON_MOON_H

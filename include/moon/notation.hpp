@@ -18,7 +18,7 @@ inline constexpr std::string_view start_position_string = "5/5/5/5/5 x 12 12 0 1
 std::string square_name(Square s);                   // "a1" .. "e5"
 Expected<Square> parse_square(std::string_view text);
 
-std::string to_string(Move m);                        // "b4", "b3c3", "0000"
+std::string to_string(Move m);  // "b4", "b3c3", "0000" (a pass); "(none)" for the null move
 // Reads move text and checks that it is legal in pos; the error says why not.
 Expected<Move> parse_move(std::string_view text, const Position& pos);
 

@@ -48,7 +48,7 @@ struct SearchLimits {
   // Clock-based time control for the side to move (protocol's xtime/otime/xinc/oinc): 0 = unused.
   // An increment needs the time left (alone it is refused).
   std::int64_t time_left_ms = 0, increment_ms = 0;
-  bool infinite = false;           // search until stop()
+  bool infinite = false;           // search until stop(), even once settled; no other limit with it
   // Not a limit: how many lines each iteration reports (1 to max_multipv), the best moves in
   // order, each with its own score and principal variation ("multi-PV", for analysis). With more
   // than one, the lines after the first cost time: alpha-beta proves less, and an early proven

@@ -548,11 +548,18 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
   return guarded([&] {
     return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
       if (!limits) return MOON_OK;
-      if (limits->depth < 0 || limits->depth > max_search_depth || limits->movetime_ms < 0 ||
-          limits->time_left_ms < 0 || limits->increment_ms < 0)
+      if (limits->depth < 0 || limits->depth > max_search_depth)
         return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": depth must be from 0 to " +
-                                                     std::to_string(max_search_depth) + " and times not negative");
+                                                     std::to_string(max_search_depth) + ", not " +
+                                                     std::to_string(limits->depth));
       static_assert(max_search_depth == 100, "moon.h documents the range");
+      // Each time named, with the value refused.
+      for (const auto& [name, ms] : {std::pair{"movetime_ms", limits->movetime_ms},
+                                     std::pair{"time_left_ms", limits->time_left_ms},
+                                     std::pair{"increment_ms", limits->increment_ms}})
+        if (ms < 0)
+          return fail(MOON_ERROR_INVALID_ARGUMENT,
+                      std::string(function) + ": " + name + " must not be negative, not " + std::to_string(ms));
       // An increment alone would leave the search without a limit, in silence.
       if (limits->increment_ms > 0 && limits->time_left_ms == 0)
         return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: increment_ms needs time_left_ms");

@@ -44,6 +44,10 @@ Expected<bool> validate(const SearchLimits& l) {
   if (l.time_left_ms < 0) return Error{"time left must not be negative"};
   if (l.increment_ms < 0) return Error{"increment must not be negative"};
   if (l.increment_ms > 0 && l.time_left_ms == 0) return Error{"an increment needs the time left"};
+  // As the protocol's `go infinite`: a limit beside it would be half kept (a move time was
+  // ignored, a depth or node limit ended the search, which then waited for stop()).
+  if (l.infinite && (l.depth || l.nodes || l.movetime_ms || l.time_left_ms))
+    return Error{"an infinite search takes no other limit (it searches until stop())"};
   if (l.multipv < 1 || l.multipv > max_multipv)
     return Error{"multipv must be from 1 to " + std::to_string(max_multipv) + ", not " + std::to_string(l.multipv)};
   return true;
