@@ -30,9 +30,19 @@ struct PositionBuilder {
 std::string quoted(std::string_view text) {
   constexpr std::size_t max_shown = 80;
   std::string q(1, '\'');
+  // A byte outside printable ASCII as \xNN (a backslash doubled), so that nothing the user did
+  // not type shows up: "é" once read '??' and was said to be the unknown character '?'.
+  constexpr std::string_view hex = "0123456789abcdef";
   for (std::size_t i = 0; i < text.size() && i < max_shown; ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    q += (c < 0x20 || c >= 0x7f) ? '?' : char(c);
+    if (c < 0x20 || c >= 0x7f) {
+      q += "\\x";
+      q += hex[c >> 4];
+      q += hex[c & 15];
+    } else {
+      if (c == '\\') q += '\\';
+      q += char(c);
+    }
   }
   if (text.size() > max_shown) q += "...";
   q += '\'';

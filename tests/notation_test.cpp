@@ -244,7 +244,12 @@ TEST_CASE("messages about any input stay one printable line") {
     CHECK(std::all_of(message.begin(), message.end(), [](char c) { return c >= 0x20 && c < 0x7f; }));
     CHECK(message.size() < 200);
   }
-  CHECK(bad_fen.error().message.find("'?[31mxx?'") != std::string::npos);
+  CHECK(bad_fen.error().message.find("'\\x1b[31mxx\\x07'") != std::string::npos);
+  // Not '?', which the user may not have typed: "é" is two bytes, each named; a backslash doubled.
+  CHECK(quoted("\xc3\xa9" "4\\") == "'\\xc3\\xa94\\\\'");
+  const auto accented = parse_position("\xc3\xa9" "4/5/5/5/5 x");
+  REQUIRE_FALSE(accented.has_value());
+  CHECK(accented.error().message.find("the unknown character '\\xc3'") != std::string::npos);
   CHECK(quoted(std::string(81, 'b')) == "'" + std::string(80, 'b') + "...'");
 }
 

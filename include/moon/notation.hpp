@@ -40,8 +40,8 @@ std::string to_string(Phase p);                       // "placement", "movement"
 std::string squares_text(Bitboard b);                 // "b2 c2", lowest square first
 
 // 'text' in quotes for an error message, control characters and other bytes outside printable
-// ASCII shown as '?' and text past 80 characters cut short ("..."), so that a message about any
-// input stays one printable line.
+// ASCII shown as \xNN (and a backslash as \\) and text past 80 bytes cut short ("..."), so
+// that a message about any input stays one printable line that names what was typed.
 std::string quoted(std::string_view text);
 
 }  // namespace moon
