@@ -278,6 +278,8 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
       {"setoption name value 3", "setoption needs an option name after 'name'"},
       {"setoption name Hash", "setoption name 'Hash' needs 'value <value>'"},
       {"setoption name Hash value", "setoption name 'Hash' needs 'value <value>'"},
+      {"setoption name HASH VALUE 3",
+       "setoption name 'HASH VALUE 3' needs 'value <value>' (the keywords name and value are lower case)"},
       {"setoption name Hash value 0", "Hash must be a whole number from 1 to 65536, not '0'"},
       {"setoption name Hash value 65537", "Hash must be a whole number from 1 to 65536, not '65537'"},
       {"setoption name Hash value big", "Hash must be a whole number from 1 to 65536, not 'big'"},
@@ -827,8 +829,8 @@ TEST_CASE("protocol: a solve out of reach is ended by stop; options wait for it;
     if (is_error(line)) errors.push_back(line);
     else if (line.rfind("info string solve: ", 0) != 0) others.push_back(line);
   REQUIRE(errors.size() == 2);
-  CHECK(errors[0] == "info string error: setoption name Solver Hash is not allowed while a search runs; send stop first");
-  CHECK(errors[1] == "info string error: go is not allowed while a search runs; send stop first");
+  CHECK(errors[0] == "info string error: setoption name Solver Hash is not allowed while a solve runs; send stop first");
+  CHECK(errors[1] == "info string error: go is not allowed while a solve runs; send stop first");
   CHECK(others == std::vector<std::string>{"readyok", "info string the solve was stopped before the proof was complete",
                                            "bestmove (none)"});
   // Idle again: the option is taken and the next solve runs to its end.
@@ -880,6 +882,19 @@ TEST_CASE("protocol: search limits from the clocks keep the move overhead back")
                             std::vector<std::string_view>{"nodes", "9223372036854775808"},
                             std::vector<std::string_view>{"movetime", "1000000000001"}})
     CHECK_FALSE(parse_go(words).has_value());
+}
+
+TEST_CASE("protocol: a command that must wait names the job it waits for") {
+  for (const auto& [go, kind] : {std::pair{"go infinite", "search"}, std::pair{"go perft 12", "perft"}}) {
+    Session s;
+    s.handle(go);
+    s.handle("uminewgame");
+    s.handle("stop");
+    const auto out = s.take();
+    CHECK(std::count(out.begin(), out.end(),
+                     std::string("info string error: uminewgame is not allowed while a ") + kind +
+                         " runs; send stop first") == 1);
+  }
 }
 
 TEST_CASE("protocol: output that cannot be written stops the running task by itself") {

@@ -17,8 +17,8 @@ constexpr std::string_view help =
     "\n"
     "  umi | isready | setoption name N value V | uminewgame\n"
     "  position startpos | fen <position string> [moves m1 m2 ...]\n"
-    "  go [depth D] [nodes N] [movetime MS] [xtime MS otime MS xinc MS oinc MS] [infinite]\n"
-    "  go solve [moves] | go perft D | stop | d | quit\n";
+    "  go [depth D] [nodes N] [movetime MS] [xtime MS otime MS [xinc MS] [oinc MS]]\n"
+    "  go infinite | go solve [moves] | go perft D | stop | d | quit\n";
 
 }  // namespace
 

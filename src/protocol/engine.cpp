@@ -1,6 +1,7 @@
 #include "protocol/engine.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <optional>
 
@@ -137,7 +138,8 @@ void Engine::stop() {
   worker_.join();
 }
 
-std::stop_token Engine::new_job() {
+std::stop_token Engine::new_job(const char* kind) {
+  job_kind_ = kind;
   worker_done_ = false;
   job_stop_ = std::stop_source();
   return job_stop_.get_token();
@@ -173,7 +175,7 @@ bool Engine::handle(std::string_view line) {
     };
     auto idle = [&] {
       if (!busy()) return true;
-      send_error(std::string(command) + " is not allowed while a search runs; send stop first");
+      send_error(std::string(command) + " is not allowed while a " + job_kind_ + " runs; send stop first");
       return false;
     };
 
@@ -220,8 +222,16 @@ void Engine::set_option(Words args) {
   const auto value_at = std::find(args.begin() + 1, args.end(), "value");
   const Words name(args.begin() + 1, value_at);
   if (name.empty()) return send_error("setoption needs an option name after 'name'");
-  if (value_at == args.end() || value_at + 1 == args.end())
-    return send_error("setoption name " + quoted(join(name)) + " needs 'value <value>'");
+  if (value_at == args.end() || value_at + 1 == args.end()) {
+    // "VALUE" or "Value" in the name: the keyword was there, in the wrong case.
+    const bool keyword_case = std::any_of(name.begin(), name.end(), [](std::string_view w) {
+      return w.size() == 5 && std::equal(w.begin(), w.end(), "value", [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == b;
+             });
+    });
+    return send_error("setoption name " + quoted(join(name)) + " needs 'value <value>'" +
+                      (keyword_case ? " (the keywords name and value are lower case)" : ""));
+  }
   const auto next = protocol::set_option(options_, join(name), join(Words(value_at + 1, args.end())));
   if (!next) return send_error(next.error().message);
 
@@ -229,7 +239,8 @@ void Engine::set_option(Words args) {
   const bool search_table = next->hash_mb != options_.hash_mb || next->threads != options_.threads;
   const bool solver_table = next->solver_hash_mb != options_.solver_hash_mb;
   if ((search_table || solver_table) && busy())
-    return send_error("setoption name " + join(name) + " is not allowed while a search runs; send stop first");
+    return send_error("setoption name " + join(name) + " is not allowed while a " + job_kind_ +
+                      " runs; send stop first");
   if (search_table) {
     SearchOptions search = searcher_.options();
     search.hash_mb = next->hash_mb;
@@ -301,7 +312,7 @@ void Engine::start_search(const GoCommand& go) {
     const std::string over = "info string the game is over: " + to_string(position_.result()) + "\n";
     if (!limits.infinite) return send(over + "bestmove (none)\n");
     send(over);
-    worker_ = std::thread([this, token = new_job()] {
+    worker_ = std::thread([this, token = new_job("search")] {
       wait_for_stop(token);  // `go infinite` answers only after `stop`, even here
       finish("bestmove (none)\n");
     });
@@ -311,7 +322,7 @@ void Engine::start_search(const GoCommand& go) {
   if (legal.size() == 1 && go.timed())  // forced: spend no time on it
     return send("info string the only legal move\nbestmove " + to_string(legal[0]) + "\n");
 
-  worker_ = std::thread([this, pos = position_, limits, fallback = legal[0], token = new_job()] {
+  worker_ = std::thread([this, pos = position_, limits, fallback = legal[0], token = new_job("search")] {
     std::string last;
     Move best = fallback;
     try {
@@ -337,7 +348,7 @@ void Engine::wait_for_stop(std::stop_token token) {
 }
 
 void Engine::start_perft(int depth) {
-  worker_ = std::thread([this, pos = position_, depth, token = new_job()] {
+  worker_ = std::thread([this, pos = position_, depth, token = new_job("perft")] {
     if (depth == 0) return finish("Nodes searched: 1\n");
     try {
       const MoveList root = legal_moves(pos);
@@ -369,7 +380,8 @@ void Engine::start_solve(bool every_move) {
   // The solver (and its table) is made or set up on the worker, not here: making a large table
   // takes seconds (solver.hpp), during which `isready` and `stop` must still be answered. While
   // the worker runs, nothing else touches solver_ (what could is refused while busy()).
-  worker_ = std::thread([this, every_move, pos = position_, options = solver_options(options_), token = new_job()] {
+  worker_ = std::thread([this, every_move, pos = position_, options = solver_options(options_),
+                         token = new_job("solve")] {
     std::string last;
     try {
       // Stopped is what was asked for; anything else (a table, thread or stack the system would

@@ -68,7 +68,9 @@ class Engine {
   void position(Words args);
   void go(Words args);
   void display(Words args);
-  std::stop_token new_job();  // before a worker starts: not done, a fresh stop source
+  // Before a worker starts: not done, a fresh stop source; `kind` ("search", "solve", "perft")
+  // names the job in the refusals of commands that must wait for it.
+  std::stop_token new_job(const char* kind);
   void wait_for_stop(std::stop_token token);  // on a worker: until the job's stop is requested
   void start_search(const GoCommand& go);
   void start_perft(int depth);
@@ -86,6 +88,7 @@ class Engine {
 
   std::thread worker_;
   std::atomic<bool> worker_done_{true};
+  const char* job_kind_ = "search";  // the running (or last) job's, read on the main thread only
   std::stop_source job_stop_;  // a fresh one per job (new_job()): `stop` ends it even before it begins
   std::mutex wake_mutex_;
   std::condition_variable_any wake_;  // the worker done; an infinite search's wait for its stop
