@@ -312,7 +312,11 @@ TEST_CASE("--version prints the version") {
   const Run extra = run_moon("--version 2");
   CHECK(extra.status == 2);
   CHECK(extra.out.empty());
-  CHECK(extra.err == "moon: --version takes no arguments (got '2')\n");
+  CHECK(extra.err == "moon: --version takes no arguments (got '2'; see 'moon --help')\n");
+  // `moon help --version` says what it does.
+  const Run help = run_moon("help --version");
+  CHECK(help.status == 0);
+  CHECK(help.out == "moon --version prints the program's version: " + run.out);
 }
 
 TEST_CASE("--help exits 0 and prints the usage") {

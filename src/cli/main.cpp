@@ -66,6 +66,10 @@ int run(const std::vector<std::string_view>& args) {
   if (is_help(args[0])) {
     // `moon help perft` is `moon perft --help`; `moon --help perft` too; `moon help help` is help.
     if (args.size() == 2 && !is_help(args[1])) {
+      if (args[1] == "--version") {  // not a command, but what it does is worth saying
+        std::cout << "moon --version prints the program's version: moon " MOON_VERSION "\n";
+        return 0;
+      }
       const Command* c = find(args[1]);
       if (!c) return unknown(args[1]);
       const std::string_view help_flag = "--help";
@@ -80,7 +84,7 @@ int run(const std::vector<std::string_view>& args) {
   }
   if (args[0] == "--version") {
     if (args.size() > 1) {
-      std::cerr << "moon: --version takes no arguments (got " << moon::quoted(args[1]) << ")\n";
+      std::cerr << "moon: --version takes no arguments (got " << moon::quoted(args[1]) << "; see 'moon --help')\n";
       return 2;
     }
     std::cout << "moon " MOON_VERSION "\n";
