@@ -74,7 +74,11 @@ Expected<Position> play_move_texts(Position start, const std::vector<std::string
 std::string rule_flags(const Rules& rules);
 
 inline constexpr std::string_view position_options_help =
-    "  --fen FEN          start from this position string (quote it); default: the start\n"
+    "  --fen FEN          start from this position string (quote it); default: the start,\n"
+    "                     '5/5/5/5/5 x 12 12 0 1': ranks 5 to 1 ('x', 'o', a digit for that\n"
+    "                     many empty squares), the side to move, x's and o's counters in\n"
+    "                     hand, the moves since a capture, the move number; or the first\n"
+    "                     two alone, the rest then 0 0 0 1 (docs/RULES.md)\n"
     "  --slide            variant: counters slide like rooks instead of stepping one square\n"
     "  --diagonal         variant: diagonal lines capture too\n"
     "  --clock-limit N    moves without a capture that end the game (1-255; default 20)\n";
