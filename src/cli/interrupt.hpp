@@ -41,15 +41,16 @@ class InterruptWatch {
   std::jthread watcher_;  // started once the handler is in place; none if SIGINT was ignored
 };
 
-// While it lives, SIGINT writes `farewell` to standard output and then ends the program as
-// SIGINT does by default (a second one is not needed): for moon play's prompt, where Ctrl-C
-// quits at once but should not lose the game's replay line. Standard output must have been
-// flushed before (the text goes straight to the file descriptor, after anything written).
+// While it lives, SIGINT writes `farewell` to file descriptor `fd` (standard output unless
+// told) and then ends the program as SIGINT does by default (a second one is not needed): for
+// moon play's prompt, where Ctrl-C quits at once but should not lose the game's replay line,
+// and perft's progress line, which it ends. The stream must have been flushed before (the text
+// goes straight to the file descriptor, after anything written).
 // Nothing changes if the program was started with SIGINT ignored. One at a time, and not
 // together with an InterruptWatch.
 class FarewellOnInterrupt {
  public:
-  explicit FarewellOnInterrupt(std::string farewell);
+  explicit FarewellOnInterrupt(std::string farewell, int fd = 1);
   ~FarewellOnInterrupt();  // the handling before it, back
   FarewellOnInterrupt(const FarewellOnInterrupt&) = delete;
   FarewellOnInterrupt& operator=(const FarewellOnInterrupt&) = delete;

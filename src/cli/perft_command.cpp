@@ -3,9 +3,11 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/perft.hpp"
@@ -81,6 +83,9 @@ int perft_command(Args args) {
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
 
   const bool show_progress = isatty(STDERR_FILENO);
+  // Ctrl-C ends the count at once, as by default, but not in the middle of the progress line.
+  std::optional<FarewellOnInterrupt> end_progress_line;
+  if (show_progress) end_progress_line.emplace("\n", STDERR_FILENO);
   if (show_progress)
     options.progress = [](std::size_t done, std::size_t total) {
       std::cerr << "\rperft: " << done << "/" << total << " subtrees counted" << std::flush;
