@@ -107,7 +107,12 @@ int main(int argc, char** argv) {
     exit_status = 1;
     goto done;
   }
-  if (job.result.depth == 0 && job.result.best_move[0]) {
+  if (!job.result.best_move[0]) {
+    /* A game that is over: nothing to search; the score is its result. */
+    printf("the game is over: %s\n", job.result.score_kind == MOON_SCORE_WIN    ? "the side to move has won"
+                                      : job.result.score_kind == MOON_SCORE_LOSS ? "the side to move has lost"
+                                                                                  : "drawn");
+  } else if (job.result.depth == 0) {
     /* Stopped before the first iteration completed: the move is the engine's first choice in
      * its move order, legal but not searched, and the score only the static evaluation. */
     printf("stopped before the first iteration, no score\n");
