@@ -236,7 +236,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     const auto settled = [&](const search::Line& line) { return is_settled_within(score_info(line.score), it.depth); };
     if (std::all_of(it.lines.begin(), it.lines.end(), settled)) return false;
     if (budget.soft_ms && !limits.movetime_ms && time_ms >= budget.soft_ms / 2) return false;
-    if (it.depth == 1) start_helpers();
+    if (it.depth == 1 && max_depth > 1) start_helpers();  // none for a search that ends here
     return !start_failure;
   };
   search::Worker& main = *im.workers.front();
