@@ -199,8 +199,13 @@ Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos, std::stop_
       return Error{"the analysis was stopped before every move was proven"};
     impl_->progress_prefix =
         "move " + std::to_string(values.size() + 1) + " of " + std::to_string(moves.size()) + ", " + to_string(m) + ": ";
+    // Cleared however prove() ends: an exception from the progress callback once left it on every
+    // later solve's progress lines.
+    struct ClearPrefix {
+      std::string& prefix;
+      ~ClearPrefix() { prefix.clear(); }
+    } clear_prefix{impl_->progress_prefix};
     const auto child = prove(pos.after(m));
-    impl_->progress_prefix.clear();
     if (!child) {
       if (impl_->stopped) return Error{"the analysis was stopped before every move was proven"};
       return Error{"move " + to_string(m) + ": " + child.error().message};

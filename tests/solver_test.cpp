@@ -1258,11 +1258,18 @@ TEST_CASE("Solver: an exception from the progress callback ends the solve and re
     Solver solver(options);
     CHECK_THROWS_WITH_AS(solver.solve(*pos), "progress refused", std::runtime_error);
     CHECK_THROWS_AS(solver.analyze(*pos), std::runtime_error);
-    // The solver goes on, and proves what a fresh one does.
+    // The solver goes on, and proves what a fresh one does; its progress no longer names a move.
     fail = false;
+    std::string first_line;
+    options.progress = [&](const std::string& line) {
+      if (first_line.empty()) first_line = line;
+    };
+    REQUIRE(solver.set_options(options).has_value());
     const auto again = solver.solve(*pos), fresh = Solver(SolveOptions{4, 1, true, {}}).solve(*pos);
     REQUIRE((again.has_value() && fresh.has_value()));
     CHECK(std::pair(again->outcome, again->plies) == std::pair(fresh->outcome, fresh->plies));
+    CHECK(first_line.rfind("move ", 0) != 0);
+    CHECK(!first_line.empty());
   }
 }
 

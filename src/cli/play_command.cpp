@@ -43,7 +43,7 @@ constexpr std::string_view help =
     "Options:\n"
     "  --side x|o         the side you play (default x; the side to move starts)\n";
 
-constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit";
+constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit (or exit), help";
 // A hint names the best move and the next best ones (the search asks for this many lines).
 constexpr int hint_lines = 3;
 

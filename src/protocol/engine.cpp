@@ -106,7 +106,7 @@ void Engine::send(std::string_view text) {
   out_ << text;
   out_.flush();
   // Nobody reads what the task finds any more (the frontend closed the pipe): it stops rather
-  // than burn a core until the next line of input ends the session (status 1, main.cpp).
+  // than burn a core until the end of the input ends the session (status 1, main.cpp).
   if (!out_) job_stop_.request_stop();
 }
 

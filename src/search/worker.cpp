@@ -278,9 +278,9 @@ bool Worker::search_root(const Position& root, int depth, Iteration& out) {
     // One line asked for: its score is the position's, proven only if every move's was. More:
     // each line's is its own move's.
     const bool proven = shared_.multipv == 1 ? all_proven : rm.proven;
-    // A proven line runs to the game's end, which the quiescence search may reach beyond the
-    // depth; any other stops at the depth.
-    const int pv_length = proven ? max_ply : depth;
+    // A win or loss runs to the game's end, which the quiescence search may reach beyond the
+    // depth (as far as the table still holds the line); any other line stops at the depth.
+    const int pv_length = proven || is_proven_decisive(rm.score) ? max_ply : depth;
     out.lines.push_back(Line{rm.score, proven, extend_pv_from_table(root, rm.pv, pv_length)});
   }
   out.pv = out.lines.front().pv;
