@@ -134,14 +134,17 @@ OpeningCounts choose_openings(MatchSetup& s, std::int64_t pairs) {
   OpeningCounts counts;
   for (std::int64_t pair = 0; pair < pairs; ++pair) {
     bool found = false;
+    std::size_t played = 0;  // the length of the opening chosen (draw 0 until another is found)
     for (int draw = 0; draw < draws && !found; ++draw) {
       Position pos = s.start;
-      for (Move m : make_opening(s, int(pair), draw)) pos.play(m);
+      const std::vector<Move> opening = make_opening(s, int(pair), draw);
+      for (Move m : opening) pos.play(m);
       found = seen.insert(pos.key()).second;
       if (found) s.opening_draw[std::size_t(pair)] = std::uint8_t(draw);
+      if (found || draw == 0) played = opening.size();
     }
     if (!found && ++exhausted_pairs == 8) draws = 1;
-    counts.shortened += int(make_opening(s, int(pair), s.opening_draw[std::size_t(pair)]).size()) < s.opening_plies;
+    counts.shortened += int(played) < s.opening_plies;
   }
   counts.distinct = seen.size();
   return counts;

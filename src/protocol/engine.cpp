@@ -1,7 +1,6 @@
 #include "protocol/engine.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <exception>
 #include <optional>
 
@@ -224,11 +223,8 @@ void Engine::set_option(Words args) {
   if (name.empty()) return send_error("setoption needs an option name after 'name'");
   if (value_at == args.end() || value_at + 1 == args.end()) {
     // "VALUE" or "Value" in the name: the keyword was there, in the wrong case.
-    const bool keyword_case = std::any_of(name.begin(), name.end(), [](std::string_view w) {
-      return w.size() == 5 && std::equal(w.begin(), w.end(), "value", [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == b;
-             });
-    });
+    const bool keyword_case =
+        std::any_of(name.begin(), name.end(), [](std::string_view w) { return same_name(w, "value"); });
     return send_error("setoption name " + quoted(join(name)) + " needs 'value <value>'" +
                       (keyword_case ? " (the keywords name and value are lower case)" : ""));
   }

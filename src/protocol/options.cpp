@@ -1,7 +1,6 @@
 #include "protocol/options.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "moon/memory.hpp"
 #include "moon/search.hpp"
@@ -20,12 +19,6 @@ constexpr std::int64_t max_solver_hash_mb = max_solve_hash_mb;
 constexpr std::int64_t max_threads = max_search_threads;
 static_assert(max_solve_threads == max_search_threads, "Threads serves the search and the solver");
 constexpr std::int64_t max_move_overhead_ms = 5000;
-
-bool same_name(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char p, char q) {
-    return std::tolower(static_cast<unsigned char>(p)) == std::tolower(static_cast<unsigned char>(q));
-  });
-}
 
 // The largest table size worth declaring: `limit` (the Searcher's or the Solver's), or the
 // machine's memory if less. Set larger (the options accept up to `limit`), a size is refused

@@ -1,5 +1,8 @@
 #include "protocol/words.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace moon::protocol {
 
 std::vector<std::string_view> split_words(std::string_view line) {
@@ -22,6 +25,12 @@ std::string join(Words words) {
     text.append(w);
   }
   return text;
+}
+
+bool same_name(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char p, char q) {
+    return std::tolower(static_cast<unsigned char>(p)) == std::tolower(static_cast<unsigned char>(q));
+  });
 }
 
 }  // namespace moon::protocol

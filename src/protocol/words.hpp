@@ -1,4 +1,4 @@
-// Words of a protocol line: splitting and joining. (Quoting for messages is the library's
+// Words of a protocol line: splitting, joining and comparing. (Quoting for messages is the library's
 // moon::quoted(), notation.hpp; whole numbers are read by whole_number.hpp, as the moon
 // program's options are.)
 #pragma once
@@ -19,5 +19,8 @@ std::vector<std::string_view> split_words(std::string_view line);
 
 // The words joined with single spaces.
 std::string join(Words words);
+
+// Equal but for the case of ASCII letters (option names and their values).
+bool same_name(std::string_view a, std::string_view b);
 
 }  // namespace moon::protocol
