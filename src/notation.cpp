@@ -30,8 +30,9 @@ struct PositionBuilder {
 std::string quoted(std::string_view text) {
   constexpr std::size_t max_shown = 80;
   std::string q(1, '\'');
-  // A byte outside printable ASCII as \xNN (a backslash doubled), so that nothing the user did
-  // not type shows up: "é" once read '??' and was said to be the unknown character '?'.
+  // A byte outside printable ASCII as \xNN, a backslash or a quote after a backslash, so that
+  // nothing the user did not type shows up ("é" once read '??' and was said to be the unknown
+  // character '?') and the closing quote is the only bare one (a quote once showed as ''').
   constexpr std::string_view hex = "0123456789abcdef";
   for (std::size_t i = 0; i < text.size() && i < max_shown; ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
@@ -40,7 +41,7 @@ std::string quoted(std::string_view text) {
       q += hex[c >> 4];
       q += hex[c & 15];
     } else {
-      if (c == '\\') q += '\\';
+      if (c == '\\' || c == '\'') q += '\\';
       q += char(c);
     }
   }

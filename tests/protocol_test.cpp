@@ -274,6 +274,8 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
       {"go xtime 1000", "go: o is to move, so otime is needed with the clocks"},
       {"setoption", "setoption needs 'name <name> value <value>'"},
       {"setoption Hash value 1", "setoption needs 'name <name> value <value>'"},
+      {"setoption NAME Hash value 1",
+       "setoption needs 'name <name> value <value>' (the keywords name and value are lower case)"},
       {"setoption name", "setoption needs an option name after 'name'"},
       {"setoption name value 3", "setoption needs an option name after 'name'"},
       {"setoption name Hash", "setoption name 'Hash' needs 'value <value>'"},

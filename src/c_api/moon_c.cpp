@@ -562,7 +562,7 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
                       std::string(function) + ": " + name + " must not be negative, not " + std::to_string(ms));
       // An increment alone would leave the search without a limit, in silence.
       if (limits->increment_ms > 0 && limits->time_left_ms == 0)
-        return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_search: increment_ms needs time_left_ms");
+        return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": increment_ms needs time_left_ms");
       l.depth = limits->depth;
       l.nodes = limits->nodes;
       l.movetime_ms = limits->movetime_ms;

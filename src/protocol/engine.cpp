@@ -217,7 +217,10 @@ void Engine::umi(Words args) {
 }
 
 void Engine::set_option(Words args) {
-  if (args.empty() || args[0] != "name") return send_error("setoption needs 'name <name> value <value>'");
+  if (args.empty() || args[0] != "name")
+    return send_error(std::string("setoption needs 'name <name> value <value>'") +
+                      (!args.empty() && same_name(args[0], "name") ? " (the keywords name and value are lower case)"
+                                                                   : ""));
   const auto value_at = std::find(args.begin() + 1, args.end(), "value");
   const Words name(args.begin() + 1, value_at);
   if (name.empty()) return send_error("setoption needs an option name after 'name'");
