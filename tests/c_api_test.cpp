@@ -390,12 +390,19 @@ TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEM
   moon_search_info result;
   {
     const moon::test::AddressSpaceGuard guard(256);  // not room for 199 stacks of 8 MiB
-    CHECK(moon_engine_search(engine.e, start_position.p, &limits, nullptr, nullptr, &result) ==
+    int reported = 0;
+    const auto count_report = [](const moon_search_info*, void* user) { ++*static_cast<int*>(user); };
+    CHECK(moon_engine_search(engine.e, start_position.p, &limits, count_report, &reported, &result) ==
           MOON_ERROR_OUT_OF_MEMORY);
     CHECK(std::string(moon_last_error()).rfind("moon_engine_search: cannot start the search's 200 threads: ", 0) == 0);
-    // The helpers start after depth 1: a win in 1, settled there, needs none.
+    CHECK(reported == 0);  // refused before anything was searched or reported
+    // The helpers are made before the search, even where depth 1 will settle it (a win in 1);
+    // a search limited to depth 1 needs none.
+    CHECK(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_ERROR_OUT_OF_MEMORY);
+    limits.depth = 1;
     CHECK(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
     CHECK(std::string(result.best_move) == "c2c1");
+    limits.depth = 2;
   }
   REQUIRE(moon_engine_search(engine.e, start_position.p, &limits, nullptr, nullptr, &result) == MOON_OK);
   CHECK(result.depth == 2);

@@ -149,6 +149,18 @@ bool pv_is_legal(const Position& root, const std::vector<Move>& pv) {
   return true;
 }
 
+// A line scored a win (or loss) in `plies` for the root's side to move is legal and, played out,
+// ends the game after exactly that many plies with that outcome.
+void check_line_ends_game(const Position& root, const std::vector<Move>& pv, int plies, bool root_wins) {
+  REQUIRE(pv_is_legal(root, pv));
+  CHECK(int(pv.size()) == plies);
+  Position end = root;
+  for (Move m : pv) end.play(m);
+  REQUIRE(end.is_over());
+  const bool x_should_win = (root.side_to_move() == x) == root_wins;
+  CHECK((end.result() == Result::x_wins) == x_should_win);
+}
+
 }  // namespace
 
 TEST_CASE("score scale: proven scores are distinct from heuristic ones and convert per ply") {
@@ -576,13 +588,7 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
           CHECK(exact.plies == found.score_info.value);
           // The principal variation is the proof's line: played out, it ends the game after
           // exactly that many plies, with the outcome found.
-          REQUIRE(pv_is_legal(pos, found.pv));
-          CHECK(int(found.pv.size()) == found.score_info.value);
-          Position end = pos;
-          for (Move m : found.pv) end.play(m);
-          CHECK(end.is_over());
-          const bool x_should_win = (pos.side_to_move() == x) == (outcome == Outcome::win);
-          if (end.is_over()) CHECK((end.result() == Result::x_wins) == x_should_win);
+          check_line_ends_game(pos, found.pv, found.score_info.value, outcome == Outcome::win);
         }
         const SolveResult after_best = solve(pos.after(found.best));
         CHECK(after_best.outcome == opposite(outcome));
@@ -593,6 +599,45 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
   MESSAGE(proven, " proven results, ", distances, " with their distance");
   CHECK(proven >= 150 / scale);
   CHECK(distances >= 80 / scale);
+}
+
+TEST_CASE("decisive lines run to the end of the game with a reused table and with several lines") {
+  // One Searcher (a 1 MiB table, two threads) searches many endgames in turn, each with one
+  // line, three, and one again: every line scored a proven win or loss within the depth, played
+  // out, ends the game after exactly its distance with that outcome, whatever entries earlier
+  // searches left and the helper overwrote. (Completed from the table alone, a loss in 10 came
+  // with 8 moves: the entry for the 9th had been replaced.)
+  std::mt19937 rng(2718);
+  const int depth = 10;
+  int decisive_lines = 0;
+  for (const Rules& base : all_variants) {
+    Rules rules = base;
+    rules.clock_limit = 8;
+    Searcher searcher(SearchOptions{1, 2, {}});
+    for (int i = 0; i < 40 / scale; ++i) {
+      const Position pos = random_endgame(rng, rules);
+      for (const int lines : {1, 3, 1}) {
+        SearchLimits limits;
+        limits.depth = depth;
+        limits.multipv = lines;
+        std::vector<SearchInfo> last;
+        const auto r = searcher.search(pos, limits, [&](const SearchInfo& info) {
+          if (info.line == 1) last.clear();
+          last.push_back(info);
+        });
+        REQUIRE(r.has_value());
+        for (const SearchInfo& line : last) {
+          const ScoreKind kind = line.score_info.kind;
+          if ((kind != ScoreKind::win && kind != ScoreKind::loss) || line.score_info.value > line.depth) continue;
+          INFO(to_string(pos), " multipv ", lines, ": ", to_string(line));
+          ++decisive_lines;
+          check_line_ends_game(pos, line.pv, line.score_info.value, kind == ScoreKind::win);
+        }
+      }
+    }
+  }
+  MESSAGE(decisive_lines, " decisive lines");
+  CHECK(decisive_lines >= 40 / scale);
 }
 
 TEST_CASE("positions differing only in clock or hands are never conflated by the table") {
@@ -901,23 +946,28 @@ TEST_CASE("movetime and clock limits end the search with a legal move" * doctest
   CHECK(legal_moves(pos).contains(rc->best));
 }
 
-TEST_CASE("a node limit holds with many threads: each stops within its next 1024 nodes" *
+TEST_CASE("a node limit holds with many threads: an eighth over at most, or two nodes a thread" *
           doctest::test_suite("threads")) {
   // More threads than cores: a helper may run long stretches while the main thread waits for a
-  // core, so every thread must watch the sum (256 threads once searched 824 k nodes for 100 000).
-  const Position pos = Position::start();
-  for (const int threads : {8, 64, 256}) {
-    Searcher s(SearchOptions{16, threads, {}});
-    for (const std::uint64_t limit : {20000ull, 100000ull}) {
-      SearchLimits limits;
-      limits.nodes = limit;
-      const auto r = s.search(pos, limits);
-      REQUIRE(r.has_value());
-      INFO(threads, " threads, limit ", limit, ": ", r->nodes, " nodes");
-      // Once the sum reaches the limit every thread stops at its next check or sooner: at most
-      // 1024 nodes each past the moment the sum was taken, which each could also be short of.
-      CHECK(r->nodes <= limit + 2 * 1024 * std::uint64_t(threads));
-      CHECK(legal_moves(pos).contains(r->best));
+  // core, so every thread must watch the sum (256 threads once searched 824 k nodes for 100 000),
+  // and often enough for a small limit (checking every 1024 nodes, 256 threads once searched
+  // 24 116 nodes for a limit of 1000).
+  for (const char* fen : {"5/5/5/5/5 x 12 12 0 1", "ox3/ox3/x4/5/5 o"}) {
+    const Position pos = parse(fen);
+    for (const int threads : {8, 64, 256}) {
+      Searcher s(SearchOptions{16, threads, {}});
+      for (const std::uint64_t limit : {1000ull, 20000ull, 100000ull}) {
+        SearchLimits limits;
+        limits.nodes = limit;
+        const auto r = s.search(pos, limits);
+        REQUIRE(r.has_value());
+        INFO(std::string(fen), ": ", threads, " threads, limit ", limit, ": ", r->nodes, " nodes");
+        // Once the sum reaches the limit every thread stops at its next check or sooner, each
+        // checking often enough that all of them together pass the limit by an eighth at most
+        // (or one node each); the sum each took could also be short of the moment by as much.
+        CHECK(r->nodes <= limit + std::max(limit / 4, 2 * std::uint64_t(threads)));
+        CHECK(legal_moves(pos).contains(r->best));
+      }
     }
   }
 }
@@ -1016,10 +1066,19 @@ TEST_CASE("a search whose helper threads cannot be made is an error, and the Sea
   {
     // 199 helper threads of 8 MiB stacks do not fit in 256 MiB more: some start, then one is
     // refused; those that started must be stopped and joined, not destroyed running.
+    // Refused before anything is searched or reported: no iteration's callback runs.
     const test::AddressSpaceGuard guard(256);
-    const auto refused = searcher.search(Position::start(), limits);
+    int reported = 0;
+    const auto refused = searcher.search(Position::start(), limits, [&](const SearchInfo&) { ++reported; });
     REQUIRE_FALSE(refused.has_value());
     CHECK(refused.error().message.rfind("cannot start the search's 200 threads: ", 0) == 0);
+    CHECK(reported == 0);
+    // A search limited to depth 1 needs no helper: it runs.
+    limits.depth = 1;
+    const auto shallow = searcher.search(Position::start(), limits);
+    REQUIRE(shallow.has_value());
+    CHECK(shallow->depth == 1);
+    limits.depth = 3;
   }
   CHECK_FALSE(searcher.is_searching());
   const auto again = searcher.search(Position::start(), limits);

@@ -216,7 +216,7 @@ typedef struct moon_engine_options {
  * `go infinite` does). */
 typedef struct moon_search_limits {
   int depth;            /* iterations, 1-100; 0: no limit */
-  uint64_t nodes;       /* 0: no limit; exact with one thread, up to about 1024 a thread over with more */
+  uint64_t nodes;       /* 0: no limit; exact with one thread; with n, up to an eighth (or n) over */
   int64_t movetime_ms;  /* search this long; 0: no limit */
   int64_t time_left_ms; /* the side to move's clock: the engine budgets its time; 0: unused */
   int64_t increment_ms; /* added to that clock after each move, only with time_left_ms; 0: none */
@@ -282,7 +282,8 @@ MOON_API moon_status moon_engine_clear(moon_engine* engine);
  * engine's order, not searched, with depth 0 and the position's static evaluation as a
  * heuristic score. limits may be NULL (no limit), callback may be NULL. A position that is over
  * gives best_move "".
- * MOON_ERROR_OUT_OF_MEMORY if the system will not make the engine's helper threads. */
+ * MOON_ERROR_OUT_OF_MEMORY if the system will not make the engine's helper threads (made as
+ * the search begins unless limits->depth is 1: nothing is then searched or reported). */
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
                                         const moon_search_limits* limits, moon_search_callback callback,
                                         void* user_data, moon_search_info* out);

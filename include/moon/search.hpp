@@ -43,7 +43,8 @@ inline constexpr std::int64_t max_limit_ms = 1'000'000'000'000;
 struct SearchLimits {
   int depth = 0;                   // 0: no depth limit (up to max_search_depth)
   std::uint64_t nodes = 0;         // 0: no node limit (exact with one thread; with n threads up
-                                   // to about 1024 n nodes over: each sums every 1024 nodes)
+                                   // to an eighth over, or n nodes if more: each thread sums
+                                   // all counts every 1 to 1024 of its nodes)
   std::int64_t movetime_ms = 0;    // 0: no fixed time
   // Clock-based time control for the side to move (protocol's xtime/otime/xinc/oinc): 0 = unused.
   // An increment needs the time left (alone it is refused).
@@ -135,7 +136,8 @@ class Searcher {
   const SearchOptions& options() const;
   bool clear();  // forget the table and history (new game); false, and nothing done, while searching
   // Returns an error for invalid limits, while another search runs on this Searcher, or if the
-  // system will not make the helper threads; a position that is over gets best = null move (an
+  // system will not make the helper threads (made as the search begins, unless limits.depth is
+  // 1: nothing is then searched or reported); a position that is over gets best = null move (an
   // infinite search of one, too, returns only when stopped).
   // on_iteration is called after each completed iteration, once for each of its lines
   // (limits.multipv), best first. An exception thrown by on_iteration ends the search (helper

@@ -188,34 +188,48 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   // With a clock and a single legal move, there is nothing to think about.
   if (budget.hard_ms && count_moves(pos) == 1) max_depth = 1;
 
-  // The helpers are stopped and joined however this function is left: a thread the system will
-  // not make, or an exception from on_iteration, must not destroy threads still running.
+  // The helpers are stopped and joined however this function is left: an exception from
+  // on_iteration must not destroy threads still running.
   struct Helpers {
     std::atomic<bool>& abort;
+    std::atomic<bool> go{false};  // set once the main thread has completed its first iteration
     std::vector<std::thread> threads;
+    void release() {
+      go.store(true);
+      go.notify_all();
+    }
     void end() {
       abort.store(true);
+      release();  // parked helpers wake, see the abort and return
       for (std::thread& t : threads) t.join();
       threads.clear();
     }
     ~Helpers() { end(); }
-  } helpers{shared.abort, {}};
+  } helpers{shared.abort, {}, {}};
   // Before any thread starts: with the counts of the last search still in helpers that had not
   // yet begun, a node limit once ended the next search at depth 1 (349 641 nodes "searched" for
   // `go nodes 1000`).
   for (auto& w : im.workers) w->reset_nodes();
-  // The helpers start once the main thread has completed its first iteration (microseconds):
-  // started first, 255 of them on 2 cores kept it from ever completing one in 100 ms, and the
-  // search answered with an unsearched move. A position the first iteration settles needs none.
-  std::optional<std::string> start_failure;
-  const auto start_helpers = [&] {
+  // Node limits are checked against the sum of every thread's count every node_check_interval
+  // nodes: small enough that the threads together overshoot a small limit by an eighth at most.
+  shared.node_check_interval = search::node_check_interval(limits.nodes, im.workers.size());
+  // The helpers are made now, before anything is searched or reported, so that a thread the
+  // system will not make is an error with nothing done (made after the first iteration, one
+  // once discarded a completed search). They wait parked until the main thread has completed its
+  // first iteration (microseconds): running at once, 255 of them on 2 cores kept it from ever
+  // completing one in 100 ms, and the search answered with an unsearched move. A search limited
+  // to depth 1 needs none.
+  if (max_depth > 1) {
     try {
       for (std::size_t i = 1; i < im.workers.size(); ++i)
-        helpers.threads.emplace_back([&, i] { im.workers[i]->run(pos, max_depth, {}); });
+        helpers.threads.emplace_back([&, i] {
+          helpers.go.wait(false);
+          if (!shared.abort.load()) im.workers[i]->run(pos, max_depth, {});
+        });
     } catch (const std::system_error& e) {
-      start_failure = "cannot start the search's " + std::to_string(im.workers.size()) + " threads: " + e.what();
+      return Error{"cannot start the search's " + std::to_string(im.workers.size()) + " threads: " + e.what()};
     }
-  };
+  }
 
   const auto report = [&](const search::Iteration& it) {
     const std::int64_t time_us = shared.elapsed_us(), time_ms = time_us / 1000;
@@ -236,13 +250,12 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     const auto settled = [&](const search::Line& line) { return is_settled_within(score_info(line.score), it.depth); };
     if (std::all_of(it.lines.begin(), it.lines.end(), settled)) return false;
     if (budget.soft_ms && !limits.movetime_ms && time_ms >= budget.soft_ms / 2) return false;
-    if (it.depth == 1 && max_depth > 1) start_helpers();  // none for a search that ends here
-    return !start_failure;
+    if (it.depth == 1) helpers.release();
+    return true;
   };
   search::Worker& main = *im.workers.front();
   search::Iteration last = main.run(pos, max_depth, report);
   helpers.end();
-  if (start_failure) return Error{*start_failure};
   SearchResult result{};
   result.nodes = im.total_nodes();
   const std::int64_t time_us = shared.elapsed_us();

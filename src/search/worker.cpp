@@ -33,18 +33,17 @@ bool Worker::count_node_and_check() {
   const std::uint64_t n = nodes_.load(std::memory_order_relaxed) + 1;
   nodes_.store(n, std::memory_order_relaxed);
   if (shared_.node_limit && n >= shared_.node_limit) shared_.abort.store(true, std::memory_order_relaxed);
-  if ((n & 1023) == 0) {
-    // Every thread watches the clock: with more threads than cores, the main thread may wait
-    // for a core long past the limit while the others search on (256 threads on 2 cores, 200 ms:
-    // 390 ms when only the main thread looked).
-    if (shared_.hard_limit_ms && shared_.elapsed_ms() >= shared_.hard_limit_ms)
-      shared_.abort.store(true, std::memory_order_relaxed);
-    // And the sum over all threads, for the same reason: when only the main thread summed, 256
-    // threads on 2 cores searched 824 k nodes for --nodes 100000 (each helper up to the limit
-    // alone). The sum reads every thread's count: a load per thread every 1024 nodes.
-    if (shared_.node_limit && shared_.total_nodes && shared_.total_nodes() >= shared_.node_limit)
-      shared_.abort.store(true, std::memory_order_relaxed);
-  }
+  // Every thread watches the clock: with more threads than cores, the main thread may wait
+  // for a core long past the limit while the others search on (256 threads on 2 cores, 200 ms:
+  // 390 ms when only the main thread looked).
+  if ((n & 1023) == 0 && shared_.hard_limit_ms && shared_.elapsed_ms() >= shared_.hard_limit_ms)
+    shared_.abort.store(true, std::memory_order_relaxed);
+  // And the sum over all threads, for the same reason: when only the main thread summed, 256
+  // threads on 2 cores searched 824 k nodes for --nodes 100000 (each helper up to the limit
+  // alone). The interval is 1024 but for small limits with many threads (node_check_interval()).
+  if (shared_.node_limit && (n & (shared_.node_check_interval - 1)) == 0 && shared_.total_nodes &&
+      shared_.total_nodes() >= shared_.node_limit)
+    shared_.abort.store(true, std::memory_order_relaxed);
   return aborted();
 }
 
@@ -281,7 +280,9 @@ bool Worker::search_root(const Position& root, int depth, Iteration& out) {
     // A win or loss runs to the game's end, which the quiescence search may reach beyond the
     // depth (as far as the table still holds the line); any other line stops at the depth.
     const int pv_length = proven || is_proven_decisive(rm.score) ? max_ply : depth;
-    out.lines.push_back(Line{rm.score, proven, extend_pv_from_table(root, rm.pv, pv_length)});
+    std::vector<Move> pv = extend_pv_from_table(root, rm.pv, pv_length);
+    if (id_ == 0 && is_proven_decisive(rm.score)) complete_decisive_line<V>(root, pv, rm.score);
+    out.lines.push_back(Line{rm.score, proven, std::move(pv)});
   }
   out.pv = out.lines.front().pv;
   return true;
@@ -298,6 +299,39 @@ std::vector<Move> Worker::extend_pv_from_table(const Position& root, std::vector
     pos.play(e.move);
   }
   return pv;
+}
+
+template <class V>
+void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv, Score score) {
+  // The table's walk stops where an entry on the line was overwritten (a small table, helper
+  // threads): a loss in 10 once came with 8 moves, the game not over at their end. Each missing
+  // move is found again by searching the moves where the line stops, each to the plies left, for
+  // one that keeps the result: the quickest win, the longest defence (a null window around it).
+  // Only the main thread's lines are reported; a search stopped meanwhile leaves the line short.
+  const SearchFeatures& f = shared_.features;
+  if (!f.alpha_beta || !f.transposition_table) return;
+  Position pos = root;
+  for (Move m : pv) pos.play(m);
+  const bool root_wins = score > 0;
+  int left = score_info(score).value - int(pv.size());
+  while (left > 0 && !pos.is_over() && !aborted()) {
+    const bool mover_wins = root_wins == (pv.size() % 2 == 0);
+    const Score target = mover_wins ? win_in(left) : loss_in(left);  // from the mover's view
+    Move keeps;
+    for (Move m : legal_moves(pos)) {
+      bool proven = false;
+      const Score s = -search<V>(pos.after<V>(m), left - 1, 1, -target, -target + 1, false, proven);
+      if (aborted()) return;
+      if (s >= target) {
+        keeps = m;
+        break;
+      }
+    }
+    if (keeps.is_null()) return;
+    pv.push_back(keeps);
+    pos.play(keeps);
+    --left;
+  }
 }
 
 template <class V>

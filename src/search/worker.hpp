@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -30,6 +31,18 @@ inline Score terminal_score(const Position& pos, int ply) {
 // Deepest ply a search reaches: the iteration depth plus the captures of quiescence.
 inline constexpr int max_ply = max_search_depth + 28;
 
+// How often (in a thread's own nodes; a power of two, 1 to 1024) each thread compares the sum of
+// all threads' nodes with a node limit. Every 1024 nodes costs nothing measurable, but n threads
+// may then overshoot by up to 1024 n nodes: 256 threads searched 24 116 nodes for a limit of 1000.
+// So the interval shrinks until the threads together can overshoot by an eighth of the limit at
+// most (a sum reads every thread's count: with many threads on a small limit, dear, but short).
+constexpr std::uint64_t node_check_interval(std::uint64_t node_limit, std::size_t threads) {
+  std::uint64_t interval = 1024;
+  if (node_limit == 0 || threads <= 1) return interval;
+  while (interval > 1 && interval * threads * 8 > node_limit) interval /= 2;
+  return interval;
+}
+
 // What the threads of one Searcher share during a search.
 struct SharedState {
   TranspositionTable table;
@@ -39,6 +52,7 @@ struct SharedState {
   std::atomic<int> main_depth{0};           // the depth the main thread is searching
   int multipv = 1;                          // lines each iteration finds exactly (SearchLimits)
   std::uint64_t node_limit = 0;             // 0: none
+  std::uint64_t node_check_interval = 1024;  // a power of two: node_check_interval() below
   std::int64_t hard_limit_ms = 0;           // 0: none; checked by every thread
   Clock::time_point start;
   std::function<std::uint64_t()> total_nodes;  // all threads' nodes, for the node limit
@@ -116,6 +130,8 @@ class Worker {
   void update_quiet_stats(const Position& pos, Move best, int depth, int ply, const Move* tried, int tried_count);
   void copy_pv(int ply, Move m);
   std::vector<Move> extend_pv_from_table(const Position& root, std::vector<Move> pv, int max_length) const;
+  template <class V>
+  void complete_decisive_line(const Position& root, std::vector<Move>& pv, Score score);
 
   int id_;
   SharedState& shared_;
