@@ -148,6 +148,23 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   }
   std::atomic<std::size_t> next{0}, done{0};
   std::atomic<bool> overflow{false};
+  // Items still to count under each root move; the one that brings its move's to 0 publishes
+  // all their counts to the calling thread (release, then acquire below).
+  std::unique_ptr<std::atomic<std::size_t>[]> items_left(new std::atomic<std::size_t>[root.size()]);
+  for (std::size_t r = 0; r < root.size(); ++r) items_left[r].store(0, std::memory_order_relaxed);
+  for (const WorkItem& item : items) items_left[item.root_index].fetch_add(1, std::memory_order_relaxed);
+  // Root moves whose counts are summed into result.divide (and given to root_move_done), in order;
+  // the items are in root move order (split_root).
+  std::size_t roots_done = 0, items_summed = 0;
+  const auto finish_root_moves = [&] {
+    while (roots_done < root.size() && items_left[roots_done].load(std::memory_order_acquire) == 0) {
+      DivideEntry& entry = result.divide[roots_done];
+      for (; items_summed < items.size() && items[items_summed].root_index == roots_done; ++items_summed)
+        if (!add_checked(entry.nodes, items[items_summed].nodes)) overflow = true;
+      if (options.root_move_done) options.root_move_done(entry);
+      ++roots_done;
+    }
+  };
   std::mutex mutex;
   std::condition_variable finished;
   // `reports`: the one worker on the calling thread (no thread could be started) gives the
@@ -157,12 +174,14 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
       WorkItem& item = items[i];
       item.nodes = table ? hashed_count<V>(item.position, item.depth, *table, overflow)
                          : perft_count<V>(item.position, item.depth);
+      items_left[item.root_index].fetch_sub(1, std::memory_order_release);
       const std::size_t counted = done.fetch_add(1) + 1;
       if (counted == items.size()) {
         std::lock_guard lock(mutex);
         finished.notify_all();
-      } else if (reports && options.progress) {
-        options.progress(counted, items.size());
+      } else if (reports) {
+        if (options.progress) options.progress(counted, items.size());
+        finish_root_moves();
       }
     }
   };
@@ -186,12 +205,12 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
       const std::size_t now = done.load();
       if (options.progress && now != reported && now < items.size()) options.progress(now, items.size());
       reported = now;
+      finish_root_moves();
     }
   }
   threads.clear();
 
-  for (const WorkItem& item : items)
-    if (!add_checked(result.divide[item.root_index].nodes, item.nodes)) overflow = true;
+  finish_root_moves();
   for (const DivideEntry& entry : result.divide)
     if (!add_checked(result.nodes, entry.nodes)) overflow = true;
   if (overflow) return Error{"the perft count exceeds 128 bits"};

@@ -143,12 +143,25 @@ TEST_CASE("hashed and threaded perft equal the plain count; divide lists each ro
     const Position p = pos(c.text, c.rules);
     const Count plain = perft_count(p, c.depth);
     const MoveList root = legal_moves(p);
-    for (const PerftOptions& opts : {options(1), options(1, 4), options(2), options(3), options(3, 1), options(2, 16)}) {
+    for (PerftOptions opts : {options(1), options(1, 4), options(2), options(3), options(3, 1), options(2, 16)}) {
       INFO("threads ", opts.threads, ", hash ", opts.hash_mb, " MiB");
+      // Each root move's entry is given as soon as it is complete, in generation order, on the
+      // calling thread: the same entries as the result's divide.
+      std::vector<DivideEntry> given;
+      const std::thread::id caller = std::this_thread::get_id();
+      bool on_caller = true;
+      opts.root_move_done = [&](const DivideEntry& e) {
+        given.push_back(e);
+        on_caller &= std::this_thread::get_id() == caller;
+      };
       const auto r = perft(p, c.depth, opts);
       REQUIRE(r.has_value());
       CHECK(r->nodes == plain);
       REQUIRE(r->divide.size() == root.size());
+      CHECK(on_caller);
+      REQUIRE(given.size() == root.size());
+      for (std::size_t i = 0; i < root.size(); ++i)
+        CHECK((given[i].move == r->divide[i].move && given[i].nodes == r->divide[i].nodes));
       Count sum = 0;
       std::set<std::uint16_t> listed;
       for (std::size_t i = 0; i < root.size(); ++i) {
@@ -161,6 +174,19 @@ TEST_CASE("hashed and threaded perft equal the plain count; divide lists each ro
       CHECK(sum == r->nodes);
     }
   }
+}
+
+TEST_CASE("a count with no root moves to divide by gives none to root_move_done") {
+  int calls = 0;
+  PerftOptions opts = options(2);
+  opts.root_move_done = [&](const DivideEntry&) { ++calls; };
+  const auto zero_depth = perft(Position::start(), 0, opts);
+  REQUIRE(zero_depth.has_value());
+  CHECK(zero_depth->nodes == 1);
+  const auto over = perft(pos("xxxxx/o4/5/5/5 o"), 3, opts);  // o has one counter: over
+  REQUIRE(over.has_value());
+  CHECK(over->nodes == 0);
+  CHECK(calls == 0);
 }
 
 TEST_CASE("the same table over repeated hashed counts stays exact") {

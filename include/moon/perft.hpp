@@ -148,21 +148,26 @@ inline Count perft_count(const Position& pos, int depth) {
   return with_variant(pos.rules(), [&](auto v) { return perft_count<decltype(v)>(pos, depth); });
 }
 
+struct DivideEntry {
+  Move move;
+  Count nodes = 0;
+};
+
 struct PerftOptions {
   int threads = 1;          // 1 to max_perft_threads
   std::size_t hash_mb = 0;  // 0: no table; else the table's size in MiB (at most max_perft_hash_mb
                             // and the machine's physical memory, memory.hpp)
   // Called from the calling thread as the root work completes: (items done, items in all).
   std::function<void(std::size_t, std::size_t)> progress{};
+  // Called from the calling thread with each root move's count once it is complete, in
+  // generation order, while the count goes on (the waiting thread looks every 250 ms): a long
+  // divided count shows its lines as they are done, and a count cut short has shown those.
+  // The same entries as PerftResult::divide.
+  std::function<void(const DivideEntry&)> root_move_done{};
 };
 
 inline constexpr int max_perft_threads = 256;
 inline constexpr std::size_t max_perft_hash_mb = 1 << 20;
-
-struct DivideEntry {
-  Move move;
-  Count nodes = 0;
-};
 
 struct PerftResult {
   Count nodes = 0;

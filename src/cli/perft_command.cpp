@@ -28,7 +28,9 @@ constexpr std::string_view help =
     "standard error, with progress while a long count runs on a terminal.\n"
     "\n"
     "Options:\n"
-    "  --divide           also print '<move>: <count>' for each legal root move\n"
+    "  --divide           also print '<move>: <count>' for each legal root move, in the\n"
+    "                     engine's generation order (sort both lists to compare them\n"
+    "                     with another program's), each as soon as its count is done\n"
     "  --hash MB          use a transposition table of MB mebibytes (0-1048576, at most the\n"
     "                     machine's memory; default 0: none)\n"
     "  --threads N        count with N threads (1-256; default 1)\n";
@@ -90,6 +92,14 @@ int perft_command(Args args) {
     options.progress = [](std::size_t done, std::size_t total) {
       std::cerr << "\rperft: " << done << "/" << total << " subtrees counted" << std::flush;
     };
+  // Each root move's line as soon as its count is done (flushed: Ctrl-C or a closed pipe keeps
+  // those already shown), not all at the end: a validator following a long divided count sees
+  // where it is, and one that stops it keeps the lines it has.
+  if (divide)
+    options.root_move_done = [show_progress](const DivideEntry& entry) {
+      if (show_progress) std::cerr << "\r\033[K" << std::flush;
+      std::cout << to_string(entry.move) << ": " << to_string(entry.nodes) << std::endl;
+    };
   const auto start = std::chrono::steady_clock::now();
   const auto result = perft(*pos, *depth, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -101,8 +111,6 @@ int perft_command(Args args) {
     std::cerr << "perft: the system would not start " << result->threads_not_started
               << " of the threads; counted without them\n";
 
-  if (divide)
-    for (const DivideEntry& entry : result->divide) std::cout << to_string(entry.move) << ": " << to_string(entry.nodes) << "\n";
   std::cerr << std::fixed << std::setprecision(3) << "time " << seconds << " s, "
             << std::setprecision(0) << double(result->nodes) / std::max(seconds, 1e-9) << " nodes/s\n";
   std::cout << "Nodes searched: " << to_string(result->nodes) << std::endl;
