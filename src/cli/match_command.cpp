@@ -48,7 +48,8 @@ constexpr std::string_view help =
     "  --a SETTINGS       engine A (default full)\n"
     "  --b SETTINGS       engine B (default plain)\n"
     "  --a-eval WEIGHTS   engine A's evaluation weights changed: NAME=VALUE,... (names as in\n"
-    "                     include/moon/evaluation.hpp, e.g. mobility=0,corner=10)\n"
+    "                     include/moon/evaluation.hpp, values -1000 to 1000, e.g.\n"
+    "                     mobility=0,corner=10)\n"
     "  --b-eval WEIGHTS   the same for engine B\n"
     "  --games N          games to play, rounded up to even (1-1000000; default 100)\n"
     "  --opening-plies P  random plies before the engines take over (0-24; default 4)\n"
@@ -198,7 +199,9 @@ int match_command(Args args) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help
                 << "                     (a move's limit; without one, --movetime 100)\n"
-                << "  --hash MB          each engine's table in MiB (1-65536; default 16)\n\nEngine SETTINGS:\n"
+                << "  --hash MB          each engine's table in MiB (1-65536; default 16; the two tables of\n"
+                   "                     every game played at once must fit in the machine's memory)\n\n"
+                   "Engine SETTINGS:\n"
                 << features_help;
       return 0;
     }
