@@ -693,4 +693,11 @@ TEST_CASE("Elo estimate of a match result") {
   const cli::EloEstimate drawn = cli::estimate_elo(0, 6, 0);
   CHECK(drawn.elo == doctest::Approx(0.0));
   CHECK(std::isinf(drawn.margin));
+  // The interval's ends lie unevenly about the estimate: the score-to-Elo curve bends.
+  const cli::EloEstimate lopsided = cli::estimate_elo(15, 1, 4);
+  CHECK(lopsided.elo == doctest::Approx(214.85).epsilon(0.001));
+  CHECK(lopsided.low == doctest::Approx(69.48).epsilon(0.001));
+  CHECK(lopsided.high == doctest::Approx(516.42).epsilon(0.001));
+  CHECK(lopsided.margin == doctest::Approx((lopsided.high - lopsided.low) / 2));
+  CHECK(even.low == doctest::Approx(-even.high));
 }

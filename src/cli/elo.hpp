@@ -12,6 +12,10 @@ struct EloEstimate {
   double elo = 0;     // +inf / -inf when every game was won / lost
   double margin = 0;  // half the width of the 95% interval; +inf when it reaches a bound or all
                       // games had one result
+  // The 95% interval's ends themselves, which lie unevenly about elo (the score-to-Elo curve
+  // bends: 15 wins, 1 draw and 4 losses give +214.8, from +69.5 to +516.4); meaningful only where
+  // margin is finite.
+  double low = 0, high = 0;
 };
 
 inline double elo_of_score(double p) {
@@ -30,6 +34,8 @@ inline EloEstimate estimate_elo(int wins, int draws, int losses) {
   e.score = p;
   e.elo = elo_of_score(p);
   const double low = elo_of_score(p - half_width), high = elo_of_score(p + half_width);
+  e.low = low;
+  e.high = high;
   // Games all of one result (all drawn, say) have no spread to measure: a margin of 0 would claim
   // a certainty that a few games cannot give, so the margin is unknown (infinite) there.
   const bool one_result = wins == n || draws == n || losses == n;

@@ -372,7 +372,10 @@ int match_command(Args args) {
   } else {
     std::cout << "  (score " << score << ")\n"
               << "Elo difference (A - B): " << format_elo(e.elo) << " +/- "
-              << (std::isinf(e.margin) ? std::string("inf") : format_elo(e.margin).substr(1)) << " (95%)" << std::endl;
+              << (std::isinf(e.margin) ? std::string("inf (95%)")
+                                       : format_elo(e.margin).substr(1) + " (95%: " + format_elo(e.low) + " to " +
+                                             format_elo(e.high) + ")")
+              << std::endl;
   }
   return interrupt.interrupted() ? interrupted_status : failed ? 1 : 0;
 }
