@@ -150,8 +150,7 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   std::atomic<bool> overflow{false};
   // Items still to count under each root move; the one that brings its move's to 0 publishes
   // all their counts to the calling thread (release, then acquire below).
-  std::unique_ptr<std::atomic<std::size_t>[]> items_left(new std::atomic<std::size_t>[root.size()]);
-  for (std::size_t r = 0; r < root.size(); ++r) items_left[r].store(0, std::memory_order_relaxed);
+  std::vector<std::atomic<std::size_t>> items_left(root.size());  // each starts at 0
   for (const WorkItem& item : items) items_left[item.root_index].fetch_add(1, std::memory_order_relaxed);
   // Root moves whose counts are summed into result.divide (and given to root_move_done), in order;
   // the items are in root move order (split_root).

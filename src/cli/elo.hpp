@@ -33,14 +33,13 @@ inline EloEstimate estimate_elo(int wins, int draws, int losses) {
   const double half_width = 1.959964 * std::sqrt(variance / n);
   e.score = p;
   e.elo = elo_of_score(p);
-  const double low = elo_of_score(p - half_width), high = elo_of_score(p + half_width);
-  e.low = low;
-  e.high = high;
+  e.low = elo_of_score(p - half_width);
+  e.high = elo_of_score(p + half_width);
   // Games all of one result (all drawn, say) have no spread to measure: a margin of 0 would claim
   // a certainty that a few games cannot give, so the margin is unknown (infinite) there.
   const bool one_result = wins == n || draws == n || losses == n;
-  e.margin = std::isfinite(low) && std::isfinite(high) && !one_result ? (high - low) / 2
-                                                                       : std::numeric_limits<double>::infinity();
+  e.margin = std::isfinite(e.low) && std::isfinite(e.high) && !one_result ? (e.high - e.low) / 2
+                                                                           : std::numeric_limits<double>::infinity();
   return e;
 }
 

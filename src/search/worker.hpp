@@ -52,7 +52,7 @@ struct SharedState {
   std::atomic<int> main_depth{0};           // the depth the main thread is searching
   int multipv = 1;                          // lines each iteration finds exactly (SearchLimits)
   std::uint64_t node_limit = 0;             // 0: none
-  std::uint64_t node_check_interval = 1024;  // a power of two: node_check_interval() below
+  std::uint64_t node_check_interval = 1024;  // a power of two: node_check_interval() above
   std::int64_t hard_limit_ms = 0;           // 0: none; checked by every thread
   Clock::time_point start;
   std::function<std::uint64_t()> total_nodes;  // all threads' nodes, for the node limit
