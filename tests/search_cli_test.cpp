@@ -103,6 +103,18 @@ TEST_CASE("moon bench: the same node signature on every run") {
   check_refused("bench --depth-offset -9", "--depth-offset must be a whole number from -8 to 8, not '-9'");
 }
 
+TEST_CASE("moon bench: settings without alpha-beta at a depth that takes long are warned about before the run") {
+  // At offset 0 'plain' would run for months: stopped after its first second, the warning is there.
+  const Run slow = run_moon("bench --engine plain", "", "timeout -s INT 1 ");
+  CHECK(slow.status != 0);
+  CHECK(contains(slow.err, "note: without alpha-beta the work grows about eightfold a ply: at --depth-offset 0 this "
+                           "bench may run for days or more (--depth-offset -8 takes about a second); Ctrl-C stops it\n"));
+  const Run quick = run_moon("bench --engine plain --depth-offset -8");
+  CHECK(quick.status == 0);
+  CHECK(contains(quick.out, "Nodes searched: "));
+  CHECK(!contains(quick.err, "note:"));
+}
+
 TEST_CASE("moon analyze --multipv: K lines per iteration, numbered, each its own move") {
   // x to move in 4 v 2: c1c2 and d2e2 both win in 13, the third best move does not.
   const Run r = run_moon("analyze --fen '4x/5/xo2o/3x1/2x2 x' --depth 14 --multipv 3");

@@ -30,9 +30,13 @@ constexpr std::string_view help =
     "\n"
     "The depths are the full engine's. Without alpha-beta ('plain', or -alphabeta) the work\n"
     "grows about eightfold a ply: give such settings --depth-offset -8 (about a second for\n"
-    "'plain' on a 2-core VM) or -7 (several seconds); at 0 that rate makes weeks.\n"
+    "'plain' on a 2-core VM) or -7 (several seconds); at 0 that rate makes months, and a\n"
+    "note on standard error says so before such a run starts.\n"
     "\n"
     "Engine SETTINGS:\n";
+
+// Without alpha-beta, deeper than this offset takes more than a few seconds (see the help).
+constexpr int slow_without_alpha_beta = -7;
 
 }  // namespace
 
@@ -67,6 +71,12 @@ int bench_command(Args args) {
     }
     return usage_error(name, reader.unknown());
   }
+  // The help says so too, but a run that would last months deserves a word before it starts.
+  if (!options.features.alpha_beta && options.depth_offset > slow_without_alpha_beta)
+    std::cerr << "note: without alpha-beta the work grows about eightfold a ply: at --depth-offset "
+              << options.depth_offset << " this bench may run for "
+              << (options.depth_offset > -5 ? "days or more" : "minutes to hours")
+              << " (--depth-offset -8 takes about a second); Ctrl-C stops it\n";
   const auto positions = search_bench_positions();
   const auto result = run_search_bench(options, [&](std::size_t i, const SearchResult& r) {
     const std::string rules = rule_flags(positions[i].rules);
