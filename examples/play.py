@@ -65,6 +65,7 @@ class SearchLimits(ctypes.Structure):
         ("time_left_ms", ctypes.c_int64),
         ("increment_ms", ctypes.c_int64),
         ("multipv", ctypes.c_int),
+        ("analysis", ctypes.c_int),
     ]
 
 
@@ -215,7 +216,7 @@ class Engine:
     def hint(self, game, lines=3):
         """The best move and the next lines - 1 best, from one search of that many lines (multi-PV):
         'b4 (depth 3, score cp 30; then c4 cp 18, d5 cp 12)'."""
-        limits = SearchLimits(depth=self.limits.depth, multipv=lines)
+        limits = SearchLimits(depth=self.limits.depth, multipv=lines, analysis=1)  # scores wanted
         last = []  # the deepest completed iteration's lines: (move, score text, score kind, value)
 
         def keep(info, _user_data):

@@ -121,8 +121,13 @@ std::string movement_error(const Position& pos, Square from, Square to) {
 std::string square_name(Square s) { return {char('a' + file_of(s)), char('1' + rank_of(s))}; }
 
 Expected<Square> parse_square(std::string_view text) {
-  if (text.size() != 2 || text[0] < 'a' || text[0] > 'e' || text[1] < '1' || text[1] > '5')
+  if (text.size() != 2 || text[0] < 'a' || text[0] > 'e' || text[1] < '1' || text[1] > '5') {
+    // 'B4' reads as the square b4 to a person: the case is what is wrong, so say that.
+    const bool upper_case = text.size() == 2 && text[0] >= 'A' && text[0] <= 'E' && text[1] >= '1' && text[1] <= '5';
+    if (upper_case) return Error{quoted(text) + " is not a square: squares are written in lower case (" +
+                                 char(text[0] - 'A' + 'a') + text[1] + ")"};
     return Error{quoted(text) + " is not a square (a1 to e5)"};
+  }
   return make_square(text[0] - 'a', text[1] - '1');
 }
 

@@ -309,7 +309,7 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   const moon_search_callback record = [](const moon_search_info* info, void* user) {
     static_cast<std::vector<int>*>(user)->push_back(info->depth);
   };
-  moon_search_limits limits = {3, 0, 0, 0, 0, 0};
+  moon_search_limits limits = {3, 0, 0, 0, 0, 0, 0};
   moon_search_info result;
   REQUIRE(moon_engine_search(engine.e, pos.p, &limits, record, &depths, &result) == MOON_OK);
   CHECK(depths == std::vector<int>{1, 2, 3});
@@ -346,35 +346,57 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   CHECK(result.multipv == 1);
   CHECK(result.lines == 1);
 
-  moon_search_limits bad = {101, 0, 0, 0, 0, 0};
+  moon_search_limits bad = {101, 0, 0, 0, 0, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(std::string(moon_last_error()) == "moon_engine_search: depth must be from 0 to 100, not 101");
   // Each refused field named, with its value.
-  bad = moon_search_limits{0, 0, -1, 0, 0, 0};
+  bad = moon_search_limits{0, 0, -1, 0, 0, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(std::string(moon_last_error()) == "moon_engine_search: movetime_ms must not be negative, not -1");
-  bad = moon_search_limits{0, 0, 0, -5, 0, 0};
+  bad = moon_search_limits{0, 0, 0, -5, 0, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(std::string(moon_last_error()) == "moon_engine_search: time_left_ms must not be negative, not -5");
-  bad = moon_search_limits{0, 0, 0, 100, -2, 0};
+  bad = moon_search_limits{0, 0, 0, 100, -2, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(std::string(moon_last_error()) == "moon_engine_search: increment_ms must not be negative, not -2");
   for (int multipv : {-1, 65}) {
-    bad = moon_search_limits{3, 0, 0, 0, 0, multipv};
+    bad = moon_search_limits{3, 0, 0, 0, 0, multipv, 0};
     CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
     CHECK(std::string(moon_last_error()) ==
           "moon_engine_search: multipv must be from 0 to 64, not " + std::to_string(multipv));
   }
   // An increment without the clock it adds to would leave the search without a limit.
-  bad = moon_search_limits{0, 0, 0, 0, 5, 0};
+  bad = moon_search_limits{0, 0, 0, 0, 5, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(std::string(moon_last_error()) == "moon_engine_search: increment_ms needs time_left_ms");
-  bad = moon_search_limits{0, 0, 0, 200, 5, 0};
+  bad = moon_search_limits{0, 0, 0, 200, 5, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_OK);
+  bad = moon_search_limits{3, 0, 0, 0, 0, 0, 2};
+  CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_search: analysis must be 0 or 1, not 2");
   moon_engine_options too_many = {0, 1000, 0};
   moon_engine* none = nullptr;
   CHECK(moon_engine_new(&too_many, &none) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(moon_engine_clear(engine.e) == MOON_OK);
+}
+
+TEST_CASE("C API: a single legal move under a move time: depth 1 for a move to play, its value for an analysis") {
+  EngineHandle engine;
+  REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("3ox/4o/5/o4/xo3 x 0 0 0 1", nullptr, &pos.p) == MOON_OK);  // x must pass
+  moon_search_limits limits{};
+  limits.movetime_ms = 60000;
+  moon_search_info result;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(std::string(result.best_move) == "0000");
+  CHECK(result.depth == 1);
+  CHECK(result.score_kind == MOON_SCORE_HEURISTIC);
+  limits.analysis = 1;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);  // proven at once
+  CHECK(std::string(result.best_move) == "0000");
+  CHECK(result.score_kind == MOON_SCORE_LOSS);
+  CHECK(result.score_value == 4);
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
@@ -453,7 +475,7 @@ TEST_CASE("C API: a won position is found; a finished game has no best move") {
   REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
   PositionHandle pos;
   REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
-  moon_search_limits limits = {4, 0, 0, 0, 0, 0};
+  moon_search_limits limits = {4, 0, 0, 0, 0, 0, 0};
   moon_search_info result;
   REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
   CHECK(std::string(result.best_move) == "c2c1");
@@ -510,7 +532,7 @@ TEST_CASE("C API: stop ends a search or a solve from another thread; the engine 
   }
 
   // A stop made while idle does not touch the next search.
-  moon_search_limits depth2 = {2, 0, 0, 0, 0, 0};
+  moon_search_limits depth2 = {2, 0, 0, 0, 0, 0, 0};
   moon_search_info result;
   REQUIRE(moon_engine_search(engine.e, pos.p, &depth2, nullptr, nullptr, &result) == MOON_OK);
   CHECK(result.depth == 2);
@@ -648,7 +670,7 @@ TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the
   REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
   PositionHandle start;  // far too deep to search or solve to the end
   REQUIRE(moon_position_new(nullptr, &start.p) == MOON_OK);
-  moon_search_limits depth2 = {2, 0, 0, 0, 0, 0};
+  moon_search_limits depth2 = {2, 0, 0, 0, 0, 0, 0};
   moon_search_info result;
 
   SignalHandle signal;

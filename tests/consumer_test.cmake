@@ -3,7 +3,7 @@
 #   BUILD_DIR  the build to install       SOURCE_DIR  tests/consumer
 #   WORK_DIR   a scratch directory        CONFIG      the configuration to install
 #   GENERATOR, CXX_COMPILER               as the build used
-#   SONAME     libmoon_c's soname (libmoon_c.so.0.2 before 1.0: the minor version is part of it)
+#   SONAME     libmoon_c's soname (libmoon_c.so.0.3 before 1.0: the minor version is part of it)
 include(${CMAKE_CURRENT_LIST_DIR}/install_to_prefix.cmake)
 
 file(GLOB_RECURSE config_files ${prefix}/*/moonConfig.cmake)

@@ -115,6 +115,47 @@ TEST_CASE("moon bench: settings without alpha-beta at a depth that takes long ar
   CHECK(!contains(quick.err, "note:"));
 }
 
+TEST_CASE("moon analyze and play's hint give a forced move's value; the engine plays its forced pass at once") {
+  // x is blocked (its only move is the pass) and loses in 4. A move to play needs no search,
+  // but an analysis is asked for the value: the default second is not cut short at depth 1.
+  const Run analysed = run_moon("analyze --fen '3ox/4o/5/o4/xo3 x 0 0 0 1'");
+  CHECK(analysed.status == 0);
+  CHECK(contains(analysed.out, " score loss 4 "));
+  CHECK(contains(analysed.out, "bestmove 0000\n"));
+  const Run played = run_moon("play --side o --fen '3ox/4o/5/o4/xo3 x 0 0 0 1'", "hint\nquit\n");
+  CHECK(played.status == 0);
+  CHECK(contains(played.out, "moon plays 0000 (blocked: its only move is the pass)  (score cp "));
+  CHECK(contains(played.out, ", depth 1)\n"));
+  CHECK(contains(played.out, "hint: a2a3  (score win 3; then "));
+}
+
+TEST_CASE("moon play after MOVEs: the game goes on from there, and they are part of it") {
+  // After x's b4 it is o's turn: the engine's, with the human playing x.
+  const Run r = run_moon("play --depth 1 b4", "quit\n");
+  CHECK(r.status == 0);
+  CHECK(contains(r.out, "x to move, placement phase; in hand x 11, o 11; clock 0/20; move 2\n"));
+  CHECK(contains(r.out, "moon plays "));
+  CHECK(contains(r.out, "replay: moon show --fen '5/5/5/5/5 x 12 12 0 1' b4 "));
+  // undo takes back the engine's reply and the MOVE before it: back to the start.
+  const Run undone = run_moon("play --depth 1 --fen '4x/5/xo2o/3x1/2x2 x' c1c2", "undo\nquit\n");
+  CHECK(undone.status == 0);
+  CHECK(contains(undone.out, "move taken back"));
+  CHECK(contains(undone.out, "x to move, movement phase; clock 0/20; move 1\n"));
+  check_refused("play b4 c3", "moon play: move 2: 'c3' is illegal: no counter may be placed on c3");
+}
+
+TEST_CASE("moon analyze and play say when they make a large table") {
+  const Run big = run_moon("analyze --hash 256 --depth 2");
+  CHECK(big.status == 0);
+  CHECK(contains(big.err, "analyze: making the 256 MiB table\nanalyze: table made in "));
+  const Run small = run_moon("analyze --hash 255 --depth 2");
+  CHECK(small.status == 0);
+  CHECK(!contains(small.err, "table"));
+  const Run play = run_moon("play --hash 256 --depth 2", "quit\n");
+  CHECK(play.status == 0);
+  CHECK(contains(play.err, "play: making the 256 MiB table\nplay: table made in "));
+}
+
 TEST_CASE("moon analyze --multipv: K lines per iteration, numbered, each its own move") {
   // x to move in 4 v 2: c1c2 and d2e2 both win in 13, the third best move does not.
   const Run r = run_moon("analyze --fen '4x/5/xo2o/3x1/2x2 x' --depth 14 --multipv 3");
@@ -489,6 +530,7 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   const Run endgame = run_moon("match --fen 'x4/1o3/5/2x2/o4 x' --games 8 --depth 1 --opening-plies 4");
   CHECK(endgame.status == 0);
   CHECK(contains(endgame.out, "Games: 8"));
+  CHECK(contains(endgame.out, " plies after the opening  (A +"));  // the engines' plies only
   CHECK_FALSE(contains(endgame.out, " in 0 plies"));
 
   // Each pair of games its own opening while there are openings left: 20 pairs from the 24

@@ -946,6 +946,31 @@ TEST_CASE("movetime and clock limits end the search with a legal move" * doctest
   CHECK(legal_moves(pos).contains(rc->best));
 }
 
+TEST_CASE("a single legal move: a move to play stops after depth 1 under a time limit, an analysis searches on") {
+  // x is blocked (its only move is the pass) and loses in 4: a2a3 then a1a2 and b1a1 follow.
+  const Position pos = parse("3ox/4o/5/o4/xo3 x 0 0 0 1");
+  REQUIRE(count_moves(pos) == 1);
+  for (const bool clock : {false, true}) {
+    INFO(std::string(clock ? "a clock" : "a move time"));
+    Searcher s;
+    SearchLimits limits;
+    if (clock) limits.time_left_ms = 60000;
+    else limits.movetime_ms = 60000;
+    const auto to_play = s.search(pos, limits);
+    REQUIRE(to_play.has_value());
+    CHECK(to_play->depth == 1);
+    CHECK(to_play->best == Move::pass());
+    CHECK(to_play->score_info.kind == ScoreKind::heuristic);
+    s.clear();
+    limits.analysis = true;
+    const auto analysed = s.search(pos, limits);  // ends once the loss is proven, long before a minute
+    REQUIRE(analysed.has_value());
+    CHECK(analysed->best == Move::pass());
+    CHECK(analysed->depth >= 4);
+    CHECK(to_string(analysed->score_info) == "loss 4");
+  }
+}
+
 TEST_CASE("a node limit holds with many threads: an eighth over at most, or two nodes a thread" *
           doctest::test_suite("threads")) {
   // More threads than cores: a helper may run long stretches while the main thread waits for a

@@ -223,6 +223,10 @@ typedef struct moon_search_limits {
   int multipv;          /* not a limit: lines per iteration, the best moves each with its score
                            and line (the callback is called once for each, best first), 1-64;
                            0 means 1 */
+  int analysis;         /* not a limit: 0 (a move to play): with movetime_ms or time_left_ms, a
+                           position with a single legal move is searched to depth 1 only, as
+                           there is nothing to choose; 1 (an analysis, for the position's value):
+                           it is searched like any other */
 } moon_search_limits;
 
 typedef enum moon_score_kind {

@@ -56,6 +56,11 @@ struct SearchLimits {
   // win no longer ends the search while the other lines are heuristic. A position with fewer
   // legal moves reports them all.
   int multipv = 1;
+  // Not a limit: what the search is for. A search for a move to play (false) with a time limit
+  // (movetime_ms or a clock) stops after depth 1 when the position has a single legal move: there
+  // is nothing to choose. An analysis (true) wants the position's value, which the forced move
+  // does not give, and searches it like any other position.
+  bool analysis = false;
 };
 
 struct SearchInfo {                // reported after each completed iteration

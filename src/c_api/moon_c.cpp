@@ -568,6 +568,10 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
       l.movetime_ms = limits->movetime_ms;
       l.time_left_ms = limits->time_left_ms;
       l.increment_ms = limits->increment_ms;
+      if (limits->analysis != 0 && limits->analysis != 1)
+        return fail(MOON_ERROR_INVALID_ARGUMENT,
+                    std::string(function) + ": analysis must be 0 or 1, not " + std::to_string(limits->analysis));
+      l.analysis = limits->analysis == 1;
       return set_multipv(function, limits->multipv, l);
     });
   });

@@ -28,10 +28,12 @@ constexpr std::string_view help =
     "included:\n"
     "  total nodes N nps R time MS\n"
     "and as the last line 'bestmove MOVE' (when the game is over, the lines 'game over:\n"
-    "RESULT' and 'bestmove none'). Without a limit it searches for 1000 ms.\n"
+    "RESULT' and 'bestmove none'). Without a limit it searches for 1000 ms. A single legal\n"
+    "move is searched like any other: the value is what is asked for.\n"
     "Ctrl-C stops the search: the bestmove line comes from the iterations completed, and the\n"
     "exit status is 130. A second Ctrl-C quits at once, as does the first while the table is\n"
-    "being made (a large --hash takes seconds).\n"
+    "being made (a --hash of 256 MiB or more is announced on standard error: it takes\n"
+    "seconds).\n"
     "\n"
     "Options:\n";
 static_assert(max_multipv == 64, "multipv_help states this range");
@@ -68,12 +70,14 @@ int analyze_command(Args args) {
   const auto pos = play_move_texts(*start, moves);
   if (!pos) return usage_error(name, pos.error().message);
   if (!has_limit(limits)) limits.movetime_ms = 1000;
+  limits.analysis = true;  // a forced move is searched too: its value is what is asked for
 
-  Searcher searcher(options);
   // A size the machine cannot hold is bad input; one it will not give now is a failure. (The
-  // constructor falls back to a small table; set_options() says why the size was refused.)
+  // searcher starts with the smallest table; set_options() says why a size was refused.)
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
-  if (const auto ok = searcher.set_options(options); !ok) return resource_failure(name, ok.error().message);
+  Searcher searcher(with_smallest_table(options));
+  if (const auto ok = set_search_options(name, searcher, options); !ok)
+    return resource_failure(name, ok.error().message);
   // Only now: Ctrl-C while a large table is made kills the program at once (nothing to print).
   const InterruptWatch interrupt(name);
   const auto print = [](const SearchInfo& info) { std::cout << to_string(info) << std::endl; };

@@ -311,7 +311,8 @@ int match_command(Args args) {
       if (!quiet)
         std::cout << "game " << g + 1 << "/" << games << "  opening " << rec.opening << "  A plays "
                   << to_string(rec.a_colour) << ": " << to_string(rec.result) << " " << rec.x_count << "-"
-                  << rec.o_count << " in " << rec.plies << (rec.plies == 1 ? " ply" : " plies") << "  (A +" << wins << " =" << draws << " -" << losses
+                  << rec.o_count << " in " << rec.plies << (rec.plies == 1 ? " ply" : " plies")
+                  << " after the opening  (A +" << wins << " =" << draws << " -" << losses
                   << ")" << std::endl;
     }
   };

@@ -22,9 +22,10 @@ namespace {
 
 constexpr std::string_view name = "play";
 constexpr std::string_view help =
-    "Usage: moon play [options]\n"
+    "Usage: moon play [options] [MOVE ...]\n"
     "\n"
-    "A game against the engine in the terminal. Standard input is read line by line (so a\n"
+    "A game against the engine in the terminal, from the start (or --fen) after the MOVEs, if\n"
+    "any (part of the game: 'undo' takes them back too). Standard input is read line by line (so a\n"
     "game can be scripted); end of input quits. At your turn type a move (b4, b3c3, 0000 or\n"
     "'pass' when blocked) or one of:\n"
     "  moves   list your legal moves and how many counters each captures: b3c3(x2)\n"
@@ -107,6 +108,9 @@ Expected<SearchResult> think(Game& g, std::string_view announce, int lines = 1,
   std::cout << announce << std::endl;
   SearchLimits limits = g.limits;
   limits.multipv = lines;
+  // A hint (several lines) reports scores: a forced move is searched for its value too. The
+  // engine's own forced move is played after depth 1.
+  limits.analysis = lines > 1;
   const auto keep = [&](const SearchInfo& info) {
     if (info.line == 1) last->clear();
     last->push_back(info);
@@ -149,8 +153,10 @@ bool engine_move(Game& g) {
   g.history.push_back(g.pos);
   g.moves.push_back(m);
   const Bitboard captured = g.pos.play(m);
-  std::cout << "moon plays " << to_string(m) << captures_text(captured) << "  (score " << to_string(result->score_info)
-            << ", depth " << result->depth << ")\n";
+  // The pass is only ever the one legal move: said so, as the human's blocked turn is.
+  const char* blocked = m.kind() == MoveKind::pass ? " (blocked: its only move is the pass)" : "";
+  std::cout << "moon plays " << to_string(m) << blocked << captures_text(captured) << "  (score " << to_string(result->score_info) << ", depth " << result->depth
+            << ")\n";
   show(g.pos, captured);
   return true;
 }
@@ -171,6 +177,7 @@ int play_command(Args args) {
   SearchLimits limits;
   SearchOptions options;
   Color human = x;
+  std::vector<std::string_view> moves;
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       // The ranges: as limit_options_help's (search_options.hpp checks them).
@@ -192,19 +199,29 @@ int play_command(Args args) {
     if (consumed && !*consumed) consumed = consume_limit(reader, limits);
     if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
     if (!consumed) return usage_error(name, consumed.error().message);
-    if (!*consumed) return usage_error(name, reader.unknown());
+    if (!*consumed && !consume_move_text(reader, moves)) return usage_error(name, reader.unknown());
   }
   const auto start = where.position();
   if (!start) return usage_error(name, start.error().message);
+  if (const auto reached = play_move_texts(*start, moves); !reached) return usage_error(name, reached.error().message);
   if (!has_limit(limits)) limits.movetime_ms = 1000;
 
-  Game g{human, Searcher(options), limits, {}, {}, *start};
   // A size the machine cannot hold is bad input; one it will not give now is a failure. (The
-  // constructor falls back to a small table; set_options() says why the size was refused.)
+  // searcher starts with the smallest table; set_options() says why a size was refused.)
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
-  if (const auto ok = g.searcher.set_options(options); !ok) return resource_failure(name, ok.error().message);
+  Game g{human, Searcher(with_smallest_table(options)), limits, {}, {}, *start};
+  if (const auto ok = set_search_options(name, g.searcher, options); !ok)
+    return resource_failure(name, ok.error().message);
+  // The MOVEs (checked above) are the game's first moves: in its replay line, and undone by undo.
+  Bitboard last_captured = 0;
+  for (const std::string_view text : moves) {
+    const Move m = *parse_move(text, g.pos);
+    g.history.push_back(g.pos);
+    g.moves.push_back(m);
+    last_captured = g.pos.play(m);
+  }
   std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
-  show(g.pos, 0);
+  show(g.pos, last_captured);
   if (g.pos.is_over()) {
     std::cout << "this game is already over: " << to_string(g.pos.result()) << "; nothing to play\n";
     return 0;

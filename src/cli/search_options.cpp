@@ -1,6 +1,9 @@
 #include "cli/search_options.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -108,6 +111,25 @@ Expected<SearchFeatures> parse_features(const std::string& text) {
     **flag = item[0] == '+';
   }
   return f;
+}
+
+SearchOptions with_smallest_table(SearchOptions options) {
+  options.hash_mb = TranspositionTable::min_mb;
+  return options;
+}
+
+Expected<bool> set_search_options(std::string_view command, Searcher& searcher, const SearchOptions& options) {
+  const bool announced = options.hash_mb >= announced_table_mb && options.hash_mb != searcher.options().hash_mb;
+  if (announced) std::cerr << command << ": making the " << options.hash_mb << " MiB table" << std::endl;
+  const auto started = std::chrono::steady_clock::now();
+  auto ok = searcher.set_options(options);
+  if (announced && ok) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    std::cerr << command << ": table made in " << seconds << " s" << std::endl;
+  }
+  return ok;
 }
 
 Expected<EvalWeights> parse_weights(const std::string& text) {

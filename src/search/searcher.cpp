@@ -185,8 +185,9 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   shared.multipv = limits.multipv;
   shared.main_depth.store(0);
   int max_depth = limits.depth ? limits.depth : max_search_depth;
-  // With a clock and a single legal move, there is nothing to think about.
-  if (budget.hard_ms && count_moves(pos) == 1) max_depth = 1;
+  // With a time limit and a single legal move, a move to play needs no thought (an analysis,
+  // which wants the position's value, does).
+  if (budget.hard_ms && !limits.analysis && count_moves(pos) == 1) max_depth = 1;
 
   // The helpers are stopped and joined however this function is left: an exception from
   // on_iteration must not destroy threads still running.

@@ -6,7 +6,7 @@
 int main(void) {
   moon_position* position = NULL;
   moon_engine* engine = NULL;
-  moon_search_limits limits = {2, 0, 0, 0, 0, 0};
+  moon_search_limits limits = {2, 0, 0, 0, 0, 0, 0};
   moon_search_info result;
   char text[MOON_POSITION_TEXT_SIZE];
   int status = 1;
