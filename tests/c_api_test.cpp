@@ -58,7 +58,9 @@ TEST_CASE("C API: the start position, its info and its text") {
   CHECK(info.fullmove == 1);
   CHECK(info.result == MOON_RESULT_NONE);
   CHECK(info.legal_move_count == 24);
-  CHECK(std::string(moon_version()).find('.') != std::string::npos);
+  // The library loaded is the version of the headers it was built with.
+  CHECK(std::string(moon_version()) == std::to_string(MOON_VERSION_MAJOR) + "." + std::to_string(MOON_VERSION_MINOR) +
+                                           "." + std::to_string(MOON_VERSION_PATCH));
 }
 
 TEST_CASE("C API: a fullmove counted past the largest read shows as the string writes it") {
@@ -378,6 +380,55 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   moon_engine* none = nullptr;
   CHECK(moon_engine_new(&too_many, &none) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(moon_engine_clear(engine.e) == MOON_OK);
+}
+
+TEST_CASE("C API: an engine's options changed in place: checked, refused while busy, nothing changed on failure") {
+  EngineHandle engine;
+  REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("4x/5/xo2o/3x1/2x2 x", nullptr, &pos.p) == MOON_OK);  // x wins in 13
+  moon_solve_result before;
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &before) == MOON_OK);
+
+  CHECK(moon_engine_set_options(nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: engine is NULL");
+  moon_engine_options bad = {0, 257, 0};
+  CHECK(moon_engine_set_options(engine.e, &bad) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: threads must be from 1 to 256 (0: 1)");
+  bad = moon_engine_options{65537, 1, 0};
+  CHECK(moon_engine_set_options(engine.e, &bad) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: hash sizes must be from 1 to 65536 MiB (0: default)");
+
+  // Two threads and other tables: the search and the solve give the same answers.
+  moon_engine_options changed = {2, 2, 3};
+  REQUIRE(moon_engine_set_options(engine.e, &changed) == MOON_OK);
+  moon_search_limits limits{};
+  limits.depth = 14;
+  moon_search_info result;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+  CHECK(result.score_kind == MOON_SCORE_WIN);
+  CHECK(result.score_value == 13);
+  moon_solve_result after;
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &after) == MOON_OK);
+  CHECK(after.outcome == before.outcome);
+  CHECK(after.plies == before.plies);
+  REQUIRE(moon_engine_set_options(engine.e, nullptr) == MOON_OK);  // the defaults again
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &after) == MOON_OK);
+  CHECK(after.plies == 13);
+
+  // From the search's own callback: busy, and the search goes on with its options.
+  struct Seen {
+    moon_engine* engine;
+    moon_status status = MOON_OK;
+  } seen{engine.e};
+  const auto try_change = [](const moon_search_info*, void* user) {
+    auto* s = static_cast<Seen*>(user);
+    if (s->status == MOON_OK) s->status = moon_engine_set_options(s->engine, nullptr);
+  };
+  limits.depth = 3;
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, try_change, &seen, &result) == MOON_OK);
+  CHECK(seen.status == MOON_ERROR_BUSY);
+  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: the engine is already searching or solving");
 }
 
 TEST_CASE("C API: a single legal move under a move time: depth 1 for a move to play, its value for an analysis") {

@@ -8,6 +8,7 @@
 
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
+#include "moon/version.h"
 #include "run_moon.hpp"
 #include "machine_memory.hpp"
 
@@ -306,7 +307,9 @@ TEST_CASE("output that cannot be written is a failure: a message and exit status
 TEST_CASE("--version prints the version") {
   const Run run = run_moon("--version");
   CHECK(run.status == 0);
-  CHECK(run.out.rfind("moon ", 0) == 0);
+  CHECK(run.out.rfind("moon " + std::to_string(MOON_VERSION_MAJOR) + "." + std::to_string(MOON_VERSION_MINOR) + "." +
+                          std::to_string(MOON_VERSION_PATCH),
+                      0) == 0);
   CHECK(run.out.find("unknown") == std::string::npos);
   CHECK(lines(run.out).size() == 1);
   const Run extra = run_moon("--version 2");

@@ -31,9 +31,9 @@
  * search or solve at a time: while one of its calls that search or solve runs
  * (moon_engine_search(), moon_engine_search_until_stopped(), moon_engine_solve(),
  * moon_engine_solve_with_progress(), moon_engine_solve_moves()), moon_engine_stop() may be called
- * from any thread (or from the call's own callback), and those calls, moon_engine_clear() and
- * moon_engine_set_stop_signal() from another thread or from the callback return
- * MOON_ERROR_BUSY; moon_engine_free() must wait until the call has returned.
+ * from any thread (or from the call's own callback), and those calls, moon_engine_clear(),
+ * moon_engine_set_options() and moon_engine_set_stop_signal() from another thread or from the
+ * callback return MOON_ERROR_BUSY; moon_engine_free() must wait until the call has returned.
  * moon_stop_signal_raise() may be called from any thread at any time.
  */
 #ifndef MOON_MOON_H
@@ -41,6 +41,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "moon/version.h"
 
 #if defined(_WIN32)
 #define MOON_API
@@ -73,7 +75,8 @@ MOON_API const char* moon_last_error(void);
 /* "MOON_OK", "MOON_ERROR_PARSE", ...; "MOON_UNKNOWN_STATUS" for other values. */
 MOON_API const char* moon_status_name(moon_status status);
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/* The version of the library loaded, "MAJOR.MINOR.PATCH" (moon/version.h, included above, gives
+ * the headers' as MOON_VERSION_MAJOR, MOON_VERSION_MINOR and MOON_VERSION_PATCH). */
 MOON_API const char* moon_version(void);
 
 /* ---------------------------------------------------------------- sizes */
@@ -270,6 +273,13 @@ typedef struct moon_solve_result {
 
 /* options may be NULL (defaults). */
 MOON_API moon_status moon_engine_new(const moon_engine_options* options, moon_engine** out);
+
+/* Changes an engine's table sizes and threads (options as for moon_engine_new(); NULL: the
+ * defaults), as a frontend's settings do. A search table of another size starts empty (the same
+ * size keeps what it holds); a solver with another table size or thread count is made anew by
+ * the next solve. MOON_ERROR_BUSY while a call of the engine runs; on any failure the engine
+ * keeps its options and tables. */
+MOON_API moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_options* options);
 
 /* Frees the engine and its tables (NULL: does nothing). Not while another thread is inside a call
  * on it: stop that call (moon_engine_stop() or a stop signal) and wait for it to return first. */

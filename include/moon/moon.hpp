@@ -14,3 +14,4 @@
 #include "moon/search.hpp"
 #include "moon/solver.hpp"
 #include "moon/tables.hpp"
+#include "moon/version.h"

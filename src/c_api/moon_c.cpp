@@ -495,28 +495,38 @@ moon_status moon_perft_divide(const moon_position* position, int depth, int thre
   return count_leaves("moon_perft_divide", position, depth, threads, on_move, user_data, nodes, overflow);
 }
 
+// An engine's options as the searcher's and the solver's, checked: MOON_OK, or the failure
+// (recorded, naming `function`).
+moon_status engine_options(const char* function, const moon_engine_options* options, SearchOptions& search,
+                           SolveOptions& solve) {
+  const moon_engine_options o = options ? *options : moon_engine_options{};
+  search = SearchOptions{};
+  if (o.hash_mb) search.hash_mb = o.hash_mb;
+  if (o.threads) search.threads = o.threads;
+  solve = SolveOptions{};
+  if (o.solver_hash_mb) solve.hash_mb = o.solver_hash_mb;
+  solve.threads = search.threads;
+  // moon.h documents these ranges; one thread count serves both.
+  static_assert(max_search_threads == 256 && max_solve_threads == max_search_threads &&
+                TranspositionTable::max_mb == 65536 && max_solve_hash_mb == TranspositionTable::max_mb);
+  if (o.threads < 0 || o.threads > max_search_threads)
+    return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": threads must be from 1 to " +
+                                                 std::to_string(max_search_threads) + " (0: 1)");
+  if (search.hash_mb > TranspositionTable::max_mb || solve.hash_mb > max_solve_hash_mb)
+    return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": hash sizes must be from 1 to " +
+                                                 std::to_string(TranspositionTable::max_mb) + " MiB (0: default)");
+  // The solver's table is only made by the first solve: its size is checked now.
+  if (const auto fits = check_table_size(solve.hash_mb); !fits)
+    return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": solver " + fits.error().message);
+  return MOON_OK;
+}
+
 moon_status moon_engine_new(const moon_engine_options* options, moon_engine** out) {
   return guarded([&] {
     if (!out) return null_argument("moon_engine_new", "out");
-    const moon_engine_options o = options ? *options : moon_engine_options{};
     SearchOptions search;
-    if (o.hash_mb) search.hash_mb = o.hash_mb;
-    if (o.threads) search.threads = o.threads;
     SolveOptions solve;
-    if (o.solver_hash_mb) solve.hash_mb = o.solver_hash_mb;
-    solve.threads = search.threads;
-    // moon.h documents these ranges; one thread count serves both.
-    static_assert(max_search_threads == 256 && max_solve_threads == max_search_threads &&
-                  TranspositionTable::max_mb == 65536 && max_solve_hash_mb == TranspositionTable::max_mb);
-    if (o.threads < 0 || o.threads > max_search_threads)
-      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: threads must be from 1 to " +
-                                                   std::to_string(max_search_threads) + " (0: 1)");
-    if (search.hash_mb > TranspositionTable::max_mb || solve.hash_mb > max_solve_hash_mb)
-      return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_engine_new: hash sizes must be from 1 to " +
-                                                   std::to_string(TranspositionTable::max_mb) + " MiB (0: default)");
-    // The solver's table is only made by the first solve: its size is checked now.
-    if (const auto fits = check_table_size(solve.hash_mb); !fits)
-      return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_new: solver " + fits.error().message);
+    if (const moon_status s = engine_options("moon_engine_new", options, search, solve); s != MOON_OK) return s;
     // The Searcher's constructor falls back to a small table when the memory is not there;
     // set_options() says so instead.
     SearchOptions small = search;
@@ -525,6 +535,28 @@ moon_status moon_engine_new(const moon_engine_options* options, moon_engine** ou
     if (const auto ok = engine->searcher.set_options(search); !ok)
       return fail(MOON_ERROR_OUT_OF_MEMORY, "moon_engine_new: " + ok.error().message);
     *out = engine.release();
+    return MOON_OK;
+  });
+}
+
+moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_options* options) {
+  constexpr const char* function = "moon_engine_set_options";
+  return guarded([&] {
+    if (!engine) return null_argument(function, "engine");
+    SearchOptions search;
+    SolveOptions solve;
+    if (const moon_status s = engine_options(function, options, search, solve); s != MOON_OK) return s;
+    Run run(*engine);
+    if (!run.acquired()) return busy(function);
+    // The search's table and threads first: Searcher::set_options() changes nothing when it
+    // fails. Then the solver, which cannot fail here: one with other options is let go, and the
+    // next solve makes it anew (its table is made by the first solve, as after moon_engine_new()).
+    if (const auto ok = engine->searcher.set_options(search); !ok)
+      return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + ok.error().message);
+    if (solve.hash_mb != engine->solve_options.hash_mb || solve.threads != engine->solve_options.threads)
+      engine->solver.reset();
+    engine->solve_options.hash_mb = solve.hash_mb;
+    engine->solve_options.threads = solve.threads;
     return MOON_OK;
   });
 }

@@ -3,6 +3,11 @@
 
 #include "moon/moon.h"
 
+/* The installed headers give their version to the preprocessor. */
+#if !defined(MOON_VERSION_MAJOR) || MOON_VERSION_MAJOR == 0 && MOON_VERSION_MINOR < 3
+#error "this consumer needs moon 0.3 (moon_search_limits.analysis)"
+#endif
+
 int main(void) {
   moon_position* position = NULL;
   moon_engine* engine = NULL;

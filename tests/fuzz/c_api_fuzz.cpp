@@ -337,6 +337,11 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
       options.hash_mb = hash_from(in.byte(), true);
       options.threads = threads_from(in.byte());
       options.solver_hash_mb = hash_from(in.byte(), false);
+      if (flags & 16) {  // the options of the engine there is (or of none), changed in place
+        check_status(moon_engine_set_options(null_out ? nullptr : h.engine, null_other ? nullptr : &options),
+                     "moon_engine_set_options");
+        break;
+      }
       moon_engine* made = nullptr;
       const moon_status s = moon_engine_new(null_other ? nullptr : &options, null_out ? nullptr : &made);
       check_status(s, "moon_engine_new");
