@@ -81,6 +81,7 @@ class SearchInfo(ctypes.Structure):
         ("pv", ctypes.c_char * PV_TEXT_SIZE),
         ("multipv", ctypes.c_int),
         ("lines", ctypes.c_int),
+        ("hashfull", ctypes.c_int),
     ]
 
 

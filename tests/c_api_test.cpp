@@ -405,9 +405,15 @@ TEST_CASE("C API: an engine's options changed in place: checked, refused while b
   moon_search_limits limits{};
   limits.depth = 14;
   moon_search_info result;
-  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+  int reported_fill = -1;
+  const auto keep_fill = [](const moon_search_info* info, void* user) { *static_cast<int*>(user) = info->hashfull; };
+  REQUIRE(moon_engine_search(engine.e, pos.p, &limits, keep_fill, &reported_fill, &result) == MOON_OK);
   CHECK(result.score_kind == MOON_SCORE_WIN);
   CHECK(result.score_value == 13);
+  // The 2 MiB table's fill, as the last iteration reported it.
+  CHECK(result.hashfull > 0);
+  CHECK(result.hashfull <= 1000);
+  CHECK(result.hashfull == reported_fill);
   moon_solve_result after;
   REQUIRE(moon_engine_solve(engine.e, pos.p, &after) == MOON_OK);
   CHECK(after.outcome == before.outcome);

@@ -253,6 +253,8 @@ typedef struct moon_search_info {
   char pv[MOON_PV_TEXT_SIZE]; /* the expected line, moves separated by spaces */
   int multipv;                /* which line of the iteration (moon_search_limits.multipv): 1 the best */
   int lines;                  /* of how many: the last line of an iteration has multipv == lines */
+  int hashfull;               /* the search's table in use, per mille (a sample), when the iteration
+                                 completed; in the final result, when the last completed one did */
 } moon_search_info;
 
 /* Called on the searching thread after each completed iteration, once for each of its lines

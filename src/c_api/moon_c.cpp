@@ -154,6 +154,7 @@ moon_search_info to_info(const SearchInfo& in) {
   set_pv(info.pv, in.pv);
   info.multipv = in.line;
   info.lines = in.lines;
+  info.hashfull = in.hashfull;
   return info;
 }
 
@@ -294,8 +295,10 @@ moon_status search(const char* function, moon_engine* engine, const moon_positio
   if (!run.acquired()) return busy(function);
   SearchLimits l;
   if (const moon_status status = set_limits(l); status != MOON_OK) return status;
-  std::function<void(const SearchInfo&)> report;
-  if (callback) report = [&](const SearchInfo& info) {
+  int hashfull = 0;  // at the last completed iteration, for the result (SearchResult has none)
+  const auto report = [&](const SearchInfo& info) {
+    hashfull = info.hashfull;
+    if (!callback) return;
     const moon_search_info c = to_info(info);
     callback(&c, user_data);
   };
@@ -303,6 +306,7 @@ moon_status search(const char* function, moon_engine* engine, const moon_positio
   // The limits are checked before: what is left is helper threads the system will not make.
   if (!result) return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + result.error().message);
   *out = to_info(*result);
+  out->hashfull = hashfull;
   return MOON_OK;
 }
 
