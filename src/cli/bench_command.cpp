@@ -72,10 +72,11 @@ int bench_command(Args args) {
     return usage_error(name, reader.unknown());
   }
   // The help says so too, but a run that would last months deserves a word before it starts.
+  // From about a second at -8, eightfold a ply: -6 a minute, -4 an hour, -2 days, 0 months.
   if (!options.features.alpha_beta && options.depth_offset > slow_without_alpha_beta)
     std::cerr << "note: without alpha-beta the work grows about eightfold a ply: at --depth-offset "
               << options.depth_offset << " this bench may run for "
-              << (options.depth_offset > -5 ? "days or more" : "minutes to hours")
+              << (options.depth_offset > -3 ? "days or more" : options.depth_offset > -5 ? "hours" : "minutes")
               << " (--depth-offset -8 takes about a second); Ctrl-C stops it\n";
   const auto positions = search_bench_positions();
   const auto result = run_search_bench(options, [&](std::size_t i, const SearchResult& r) {
