@@ -94,7 +94,8 @@ Expected<Board> parse_board(std::string_view text) {
     }
     if (file != 5)
       return Error{rank_name + " " + quoted(written) + (file > 5 ? " covers more than 5 squares" : " covers only ") +
-                   (file > 5 ? "" : std::to_string(file) + (file == 1 ? " square" : " squares")) + "; each rank covers exactly 5"};
+                   (file > 5 ? "" : std::to_string(file) + (file == 1 ? " square" : " squares")) +
+                   "; each rank covers exactly 5"};
   }
   return board;
 }

@@ -25,9 +25,9 @@ constexpr std::string_view help =
     "Usage: moon play [options] [MOVE ...]\n"
     "\n"
     "A game against the engine in the terminal, from the start (or --fen) after the MOVEs, if\n"
-    "any (part of the game: 'undo' takes them back too). Standard input is read line by line (so a\n"
-    "game can be scripted); end of input quits. At your turn type a move (b4, b3c3, 0000 or\n"
-    "'pass' when blocked) or one of:\n"
+    "any (part of the game: 'undo' takes them back too). Standard input is read line by line\n"
+    "(so a game can be scripted); end of input quits. At your turn type a move (b4, b3c3,\n"
+    "0000 or 'pass' when blocked) or one of:\n"
     "  moves   list your legal moves and how many counters each captures: b3c3(x2)\n"
     "  hint    ask the engine for a move (and the next two best, with their scores)\n"
     "  undo    take back your last move and the engine's reply\n"
@@ -155,8 +155,8 @@ bool engine_move(Game& g) {
   const Bitboard captured = g.pos.play(m);
   // The pass is only ever the one legal move: said so, as the human's blocked turn is.
   const char* blocked = m.kind() == MoveKind::pass ? " (blocked: its only move is the pass)" : "";
-  std::cout << "moon plays " << to_string(m) << blocked << captures_text(captured) << "  (score " << to_string(result->score_info) << ", depth " << result->depth
-            << ")\n";
+  std::cout << "moon plays " << to_string(m) << blocked << captures_text(captured) << "  (score "
+            << to_string(result->score_info) << ", depth " << result->depth << ")\n";
   show(g.pos, captured);
   return true;
 }
