@@ -1,6 +1,7 @@
 #include "moon/memory.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -34,6 +35,14 @@ Expected<bool> check_table_size(std::size_t mb, std::size_t memory_mb) {
 }
 
 Expected<bool> check_table_size(std::size_t mb) { return check_table_size(mb, physical_memory_mb()); }
+
+std::string making_table_text(std::size_t mb) { return "making the " + std::to_string(mb) + " MiB table"; }
+
+std::string table_made_text(std::chrono::steady_clock::duration took) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", std::chrono::duration<double>(took).count());
+  return std::string("table made in ") + seconds + " s";
+}
 
 void* allocate_table_memory(std::size_t bytes, std::size_t alignment) noexcept {
   constexpr std::size_t huge_page = std::size_t{2} << 20;

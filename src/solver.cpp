@@ -87,19 +87,14 @@ Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool anno
   const bool announced = announce_table && say && options.hash_mb >= announced_solve_table_mb;
   if (announced) {
     if (const auto fits = check_table_size(options.hash_mb); !fits) return fits.error();
-    say("making the " + std::to_string(options.hash_mb) + " MiB table");
+    say(making_table_text(options.hash_mb));
   }
   const auto started = std::chrono::steady_clock::now();
   SolveOptions without_table = options;
   without_table.hash_mb = 0;
   auto solver = std::make_unique<Solver>(std::move(without_table));
   if (auto ok = solver->set_options(std::move(options), stop); !ok) return ok.error();
-  if (announced) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.1f",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    say(std::string("table made in ") + seconds + " s");
-  }
+  if (announced) say(table_made_text(std::chrono::steady_clock::now() - started));
   return solver;
 }
 

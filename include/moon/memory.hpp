@@ -8,10 +8,12 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <limits>
 #include <memory>
 #include <stop_token>
+#include <string>
 #include <type_traits>
 
 #include "moon/expected.hpp"
@@ -26,6 +28,15 @@ std::size_t physical_memory_mb();
 Expected<bool> check_table_size(std::size_t mb, std::size_t memory_mb);
 // The same against physical_memory_mb().
 Expected<bool> check_table_size(std::size_t mb);
+
+// Tables this large or larger take a noticeable time to make (every page is written: a second
+// or more a GiB), so the programs say so while they are made (`moon solve`, `analyze`, `play`,
+// the protocol's `go solve`), with the two lines below, rather than look hung.
+inline constexpr std::size_t announced_table_mb = 256;
+// "making the 512 MiB table"
+std::string making_table_text(std::size_t mb);
+// "table made in 0.9 s"
+std::string table_made_text(std::chrono::steady_clock::duration took);
 
 // Uninitialised memory for a hash table of `bytes`, aligned to `alignment` (a power of two), or
 // null if it cannot be had; freed with std::free. A table of 2 MiB or more is aligned to 2 MiB

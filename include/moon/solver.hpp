@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "moon/expected.hpp"
+#include "moon/memory.hpp"
 #include "moon/move.hpp"
 #include "moon/position.hpp"
 
@@ -72,8 +73,9 @@ inline constexpr std::size_t solve_least_thread_stack_bytes = std::size_t{16} <<
 inline constexpr std::size_t solve_callback_stack_bytes = std::size_t{8} << 20;
 // Every page of a solver's table is written when it is made, so that memory the machine lacks
 // fails then, not in the middle of a solve: about 1.7 s a GiB on the machine of docs/SOLVER.md.
-// From this size on, Solver::create() can say so while it is made (`moon solve`, `go solve`).
-inline constexpr std::size_t announced_solve_table_mb = 256;
+// From this size on, Solver::create() can say so while it is made (`moon solve`, `go solve`):
+// the size from which every table is announced (memory.hpp).
+inline constexpr std::size_t announced_solve_table_mb = announced_table_mb;
 
 inline constexpr std::size_t default_solve_hash_mb = 64;
 

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/transposition_table.hpp"
 #include "split_fields.hpp"
@@ -120,15 +120,11 @@ SearchOptions with_smallest_table(SearchOptions options) {
 
 Expected<bool> set_search_options(std::string_view command, Searcher& searcher, const SearchOptions& options) {
   const bool announced = options.hash_mb >= announced_table_mb && options.hash_mb != searcher.options().hash_mb;
-  if (announced) std::cerr << command << ": making the " << options.hash_mb << " MiB table" << std::endl;
+  if (announced) std::cerr << command << ": " << making_table_text(options.hash_mb) << std::endl;
   const auto started = std::chrono::steady_clock::now();
   auto ok = searcher.set_options(options);
-  if (announced && ok) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.1f",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    std::cerr << command << ": table made in " << seconds << " s" << std::endl;
-  }
+  if (announced && ok)
+    std::cerr << command << ": " << table_made_text(std::chrono::steady_clock::now() - started) << std::endl;
   return ok;
 }
 

@@ -17,16 +17,12 @@ Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options);
 // True if a depth, move time or node limit is set (the commands that search default to a
 // move time otherwise).
 bool has_limit(const SearchLimits& limits);
-// Tables this large or larger take a noticeable time to make (about a second a GiB; more where
-// the system must first find the memory): the commands say so on standard error meanwhile, as
-// `moon solve` does, rather than look hung.
-inline constexpr std::size_t announced_table_mb = 256;
 // `options` with the smallest table: for the Searcher a command makes at once, whose table
 // set_search_options() makes later, once the size has been checked.
 SearchOptions with_smallest_table(SearchOptions options);
 // searcher.set_options(options), with "<command>: making the N MiB table" before and
-// "<command>: table made in S s" after on standard error for a table of announced_table_mb or
-// more. Its errors are set_options()'s (a table or threads the system will not give).
+// "<command>: table made in S s" after on standard error for a table of announced_table_mb
+// (memory.hpp) or more. Its errors are set_options()'s (a table or threads the system will not give).
 Expected<bool> set_search_options(std::string_view command, Searcher& searcher, const SearchOptions& options);
 // Engine settings: "full" or "plain", then optionally ':' and a comma list of +NAME / -NAME.
 Expected<SearchFeatures> parse_features(const std::string& text);
