@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -564,6 +566,100 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   CHECK(few.status == 0);
   CHECK(contains(few.out, "Games: 2 "));
   CHECK(few.err.empty());
+}
+
+// A stand-in engine for the match's errors: a shell script that answers `umi` (offering only
+// Hash) and `isready`, and answers other commands as `reply` says (shell `case` branches).
+std::string script_engine(const std::string& name, const std::string& reply) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("moon_test_engine_" + std::to_string(getpid()) + "_" + name + ".sh");
+  std::ofstream(path) << "#!/bin/sh\n"
+                         "while read line; do case \"$line\" in\n"
+                         "umi) echo 'option name Hash type spin default 16 min 1 max 64'; echo umiok;;\n"
+                         "isready) echo readyok;;\n"
+                         "quit) exit 0;;\n"
+                      << reply << "\nesac; done\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path.string();
+}
+
+TEST_CASE("moon match against an engine in another program, through the protocol") {
+  const std::string moon_protocol = std::string("'") + MOON_PROGRAM + " protocol'";
+  // moon's own engine in another process plays exactly as in this one: the same games, move for
+  // move (the same final counts and lengths), under the default rules and under the variants,
+  // which the engine is set to through its options, and two games at once.
+  for (const std::string rules : {"--depth 2", "--fen 'x1o2/1o1x1/3x1/o3x/1x1o1 x 0 0 3 9' --slide --diagonal "
+                                               "--clock-limit 30 --nodes 800 --concurrency 2"}) {
+    INFO(rules);
+    const Run here = run_moon("match --games 4 --b full " + rules);
+    const Run there = run_moon("match --games 4 --b-engine " + moon_protocol + " " + rules);
+    REQUIRE(here.status == 0);
+    REQUIRE(there.status == 0);
+    CHECK(there.err.empty());
+    // Each game's opening, colours and result, without its number or the running totals: two
+    // at once finish in any order.
+    const auto games_of = [](const Run& run) {
+      std::vector<std::string> games;
+      for (const std::string& line : lines(run.out))
+        if (line.starts_with("game ")) {
+          const auto from = line.find("  opening "), to = line.find("  (A +");
+          games.push_back(line.substr(from, to - from));
+        }
+      return games;
+    };
+    std::vector<std::string> games_here = games_of(here), games_there = games_of(there);
+    std::sort(games_here.begin(), games_here.end());
+    std::sort(games_there.begin(), games_there.end());
+    CHECK(games_here.size() == 4);
+    CHECK(games_there == games_here);
+    CHECK(contains(there.out, "A = full, B = engine '" + std::string(MOON_PROGRAM) + " protocol'"));
+  }
+  // Both engines in other programs.
+  const Run both = run_moon("match --games 2 --depth 1 --quiet --a-engine " + moon_protocol + " --b-engine " +
+                            moon_protocol);
+  CHECK(both.status == 0);
+  CHECK(contains(both.out, "Games: 2 "));
+
+  // An engine that fails ends the match, saying how (status 1; the games finished reported).
+  const auto check_fails = [](const std::string& args, const std::string& reason) {
+    INFO("moon ", args);
+    const Run run = run_moon(args);
+    CHECK(run.status == 1);
+    INFO("stderr: ", run.err);
+    CHECK(contains(run.err, reason));
+    CHECK(contains(run.err, "; the match stops after 0 of 2 games"));
+    CHECK(contains(run.out, "Games: 0 "));
+  };
+  check_fails("match --games 2 --depth 1 --b-engine /nonexistent/engine",
+              "moon match: engine B '/nonexistent/engine': it did not answer 'umi' with 'umiok': it ended (exit "
+              "status 127)");
+  const std::string illegal = script_engine("illegal", "go*) echo 'bestmove a1a1';;");
+  check_fails("match --games 2 --depth 1 --a-engine " + illegal,
+              "moon match: engine A '" + illegal + "': it answered 'bestmove a1a1' in the position ");
+  check_fails("match --games 2 --depth 1 --a-engine " + illegal, "10 10 0 3: 'a1a1' is illegal: counters are still in hand");
+  const std::string no_move = script_engine("no_move", "go*) echo 'bestmove (none)';;");
+  check_fails("match --games 2 --depth 1 --b-engine " + no_move, "it answered 'bestmove (none)' in the position");
+  check_fails("match --games 2 --depth 1 --slide --b-engine " + illegal,
+              "it does not offer the option 'Movement' (needed for Movement slide)");
+  const std::string refuses = script_engine("refuses", "setoption*) echo 'info string error: not today';;");
+  check_fails("match --games 2 --depth 1 --b-engine " + refuses, "it refused its options: not today");
+  const std::string rejects = script_engine("rejects", "go*) echo 'info string error: go what?';;");
+  check_fails("match --games 2 --depth 1 --b-engine " + rejects,
+              "it refused 'position fen 5/5/5/5/5 x 12 12 0 1 moves ");
+  check_fails("match --games 2 --depth 1 --b-engine " + rejects, "' or 'go depth 1': go what?");
+  const std::string exits = script_engine("exits", "go*) exit 3;;");
+  check_fails("match --games 2 --depth 1 --b-engine " + exits,
+              "it sent no bestmove for 'go depth 1': it ended (exit status 3)");
+  // One that never answers a search is given the move time and 5 s.
+  const std::string silent = script_engine("silent", "go*) ;;");
+  check_fails("match --games 2 --movetime 50 --b-engine " + silent,
+              "it sent no bestmove for 'go movetime 50': no answer in 5050 ms");
+  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent}) std::filesystem::remove(path);
+
+  check_refused("match --b-engine " + moon_protocol + " --b full",
+                "moon match: --b-engine names a program: its settings and weights are its own, not --b's");
+  check_refused("match --a-eval mobility=0 --a-engine " + moon_protocol, "not --a-eval's");
+  check_refused("match --b-engine ' '", "moon match: --b-engine needs a command, not ' '");
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set

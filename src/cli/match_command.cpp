@@ -16,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/elo.hpp"
+#include "cli/external_engine.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
 #include "moon/memory.hpp"
@@ -41,6 +42,9 @@ constexpr std::string_view help =
     "taking x once and o once; no two pairs share an opening while there are others (with too\n"
     "few opening plies for the games, a note says how many are distinct). Both engines get the\n"
     "same limit per move; each has its own table, cleared before each game.\n"
+    "An engine may also be another program that speaks the protocol (docs/PROTOCOL.md), such\n"
+    "as another build of moon: --b-engine '/path/to/old/moon protocol'. An engine that ends,\n"
+    "answers late (the move time and 5 s) or plays an illegal move ends the match (status 1).\n"
     "Ctrl-C ends the match early: the games being played are dropped, the report covers the\n"
     "games finished, and the exit status is 130. A second Ctrl-C quits at once.\n"
     "\n"
@@ -51,6 +55,9 @@ constexpr std::string_view help =
     "                     include/moon/evaluation.hpp, values -1000 to 1000, e.g.\n"
     "                     mobility=0,corner=10)\n"
     "  --b-eval WEIGHTS   the same for engine B\n"
+    "  --a-engine CMD     engine A is the program CMD runs (a shell command line), played\n"
+    "                     through the protocol with the match's rules, limit and --hash\n"
+    "  --b-engine CMD     the same for engine B\n"
     "  --games N          games to play, rounded up to even (1-1000000; default 100)\n"
     "  --opening-plies P  random plies before the engines take over (0-24; default 4)\n"
     "  --seed S           seed of the openings (0 to 2^60; default 1)\n"
@@ -63,16 +70,18 @@ struct Engine {
   std::string text;
   SearchFeatures features;
   EvalWeights weights;
+  std::optional<std::string> command;  // an engine in another program (--a-engine, --b-engine)
 };
 
 Expected<Engine> parse_engine(const std::string& text) {
   const auto features = parse_features(text);
   if (!features) return features.error();
-  return Engine{text, *features, {}};
+  return Engine{text, *features, {}, {}};
 }
 
 struct GameRecord {
   std::string opening;
+  std::vector<Move> moves;  // the opening's and then the engines'
   Color a_colour = x;
   Result result = Result::none;
   int plies = 0;
@@ -151,23 +160,56 @@ OpeningCounts choose_openings(MatchSetup& s, std::int64_t pairs) {
   return counts;
 }
 
-// The game's record; nullopt if `stop` was requested before it ended.
-std::optional<GameRecord> play_game(const MatchSetup& s, int game, Searcher& a, Searcher& b, std::stop_token stop) {
+// "engine B '/path/to/moon protocol'", for the messages about an engine in another program.
+std::string engine_label(const char* letter, const Engine& engine) {
+  std::string label = std::string("engine ") + letter;
+  if (engine.command) label.append(" ").append(quoted(*engine.command));
+  return label;
+}
+
+// One side of a game: the engine in this process, or one in another program.
+struct Player {
+  std::optional<Searcher> searcher;
+  std::optional<ExternalEngine> external;
+
+  Expected<bool> new_game() {
+    if (external) return external->new_game();
+    searcher->clear();
+    return true;
+  }
+  // nullopt if `stop` was requested first.
+  Expected<std::optional<Move>> choose(const MatchSetup& s, const std::vector<Move>& moves, const Position& pos,
+                                       std::stop_token stop) {
+    if (external) return external->best_move(s.start, moves, pos, s.limits, stop);
+    const auto r = searcher->search(pos, s.limits, {}, stop);
+    if (stop.stop_requested()) return std::optional<Move>{};
+    return std::optional<Move>{r ? r->best : legal_moves(pos)[0]};
+  }
+};
+
+// The game's record; nullopt if `stop` was requested before it ended; an error, naming the
+// engine ("engine B: ..."), if an engine in another program failed.
+Expected<std::optional<GameRecord>> play_game(const MatchSetup& s, int game, Player& a, Player& b,
+                                              std::stop_token stop) {
   GameRecord rec;
   rec.a_colour = game % 2 == 0 ? x : o;
   Position pos = s.start;
   for (Move m : make_opening(s, game / 2, s.opening_draw[std::size_t(game / 2)])) {
     if (!rec.opening.empty()) rec.opening += ' ';
     rec.opening += to_string(m);
+    rec.moves.push_back(m);
     pos.play(m);
   }
-  a.clear();
-  b.clear();
+  for (auto [player, engine, letter] : {std::tuple{&a, &s.a, "A"}, std::tuple{&b, &s.b, "B"}})
+    if (const auto ready = player->new_game(); !ready)
+      return Error{engine_label(letter, *engine) + ": " + ready.error().message};
   while (!pos.is_over()) {
-    Searcher& mover = pos.side_to_move() == rec.a_colour ? a : b;
-    const auto r = mover.search(pos, s.limits, {}, stop);
-    if (stop.stop_requested()) return std::nullopt;
-    pos.play(r ? r->best : legal_moves(pos)[0]);
+    const bool a_moves = pos.side_to_move() == rec.a_colour;
+    const auto chosen = (a_moves ? a : b).choose(s, rec.moves, pos, stop);
+    if (!chosen) return Error{engine_label(a_moves ? "A" : "B", a_moves ? s.a : s.b) + ": " + chosen.error().message};
+    if (!*chosen || stop.stop_requested()) return std::optional<GameRecord>{};
+    rec.moves.push_back(**chosen);
+    pos.play(**chosen);
     ++rec.plies;
   }
   if (rec.opening.empty()) rec.opening = "(none)";
@@ -176,7 +218,7 @@ std::optional<GameRecord> play_game(const MatchSetup& s, int game, Searcher& a, 
   rec.o_count = pos.count(o);
   const bool a_won = rec.result == (rec.a_colour == x ? Result::x_wins : Result::o_wins);
   rec.a_points2 = rec.result == Result::draw ? 1 : a_won ? 2 : 0;
-  return rec;
+  return std::optional<GameRecord>{std::move(rec)};
 }
 
 std::string format_elo(double v) {
@@ -193,8 +235,9 @@ int match_command(Args args) {
   MatchSetup setup;
   std::int64_t games = 100, concurrency = 1;
   bool quiet = false;
-  std::string a_text = "full", b_text = "plain";
+  std::optional<std::string> a_text, b_text;  // "full" and "plain" unless given
   std::optional<std::string> a_eval, b_eval;  // the default weights unless given
+  std::optional<std::string> a_command, b_command;
   for (ArgReader reader(args); !reader.done();) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help
@@ -210,24 +253,18 @@ int match_command(Args args) {
     if (!consumed) return usage_error(name, consumed.error().message);
     if (*consumed) continue;
     Expected<std::int64_t> number = std::int64_t{0};
-    if (reader.bare_flag("--quiet")) {
+    // The flags whose value is text, kept as given and read once all are known.
+    const std::pair<const char*, std::optional<std::string>*> text_flags[] = {
+        {"--a", &a_text},         {"--b", &b_text},         {"--a-eval", &a_eval},
+        {"--b-eval", &b_eval},    {"--a-engine", &a_command}, {"--b-engine", &b_command}};
+    const auto text_flag = std::find_if(std::begin(text_flags), std::end(text_flags),
+                                        [&](const auto& f) { return reader.flag(f.first); });
+    if (text_flag != std::end(text_flags)) {
+      const auto v = reader.value();
+      if (!v) return usage_error(name, v.error().message);
+      *text_flag->second = *v;
+    } else if (reader.bare_flag("--quiet")) {
       quiet = true;
-    } else if (reader.flag("--a")) {
-      const auto v = reader.value();
-      if (!v) return usage_error(name, v.error().message);
-      a_text = *v;
-    } else if (reader.flag("--b")) {
-      const auto v = reader.value();
-      if (!v) return usage_error(name, v.error().message);
-      b_text = *v;
-    } else if (reader.flag("--a-eval")) {
-      const auto v = reader.value();
-      if (!v) return usage_error(name, v.error().message);
-      a_eval = *v;
-    } else if (reader.flag("--b-eval")) {
-      const auto v = reader.value();
-      if (!v) return usage_error(name, v.error().message);
-      b_eval = *v;
     } else if (reader.flag("--games")) {
       number = int_value(reader, "--games", 1, max_games);
       if (number) games = *number;
@@ -252,13 +289,25 @@ int match_command(Args args) {
   const auto start = where.position();
   if (!start) return usage_error(name, start.error().message);
   if (start->is_over()) return usage_error(name, "the position to play from is already over");
-  const auto a = parse_engine(a_text);
+  const auto a = parse_engine(a_text.value_or("full"));
   if (!a) return usage_error(name, "--a: " + a.error().message);
-  const auto b = parse_engine(b_text);
+  const auto b = parse_engine(b_text.value_or("plain"));
   if (!b) return usage_error(name, "--b: " + b.error().message);
   setup.start = *start;
   setup.a = *a;
   setup.b = *b;
+  for (auto [command, settings, weights, engine, letter] :
+       {std::tuple{&a_command, &a_text, &a_eval, &setup.a, "a"}, std::tuple{&b_command, &b_text, &b_eval, &setup.b, "b"}}) {
+    if (!*command) continue;
+    const std::string flag = std::string("--") + letter + "-engine";
+    if (*settings || *weights)
+      return usage_error(name, flag + " names a program: its settings and weights are its own, not --" + letter +
+                                   (*settings ? "'s" : "-eval's"));
+    if (command->value().find_first_not_of(" \t") == std::string::npos)
+      return usage_error(name, flag + " needs a command, not " + quoted(**command));
+    engine->command = **command;
+    engine->text = "engine " + quoted(**command);
+  }
   for (auto [text, engine, flag] : {std::tuple{&a_eval, &setup.a, "--a-eval"}, std::tuple{&b_eval, &setup.b, "--b-eval"}}) {
     if (!*text) continue;
     const auto w = parse_weights(**text);
@@ -291,14 +340,25 @@ int match_command(Args args) {
               << ": there every move would end the game, which is the engines' to play\n";
 
   const InterruptWatch interrupt(name);
+  // Stops every game when Ctrl-C is pressed or an engine in another program fails.
+  std::stop_source stop;
+  const std::stop_callback on_interrupt(interrupt.token(), [&stop] { stop.request_stop(); });
+  std::optional<std::string> engine_failure;  // the first, under `output`
   std::atomic<std::int64_t> next{0};
   std::mutex output;
   int wins = 0, draws = 0, losses = 0;
-  const auto play_games = [&](Searcher& engine_a, Searcher& engine_b) {
-    for (std::int64_t g; (g = next.fetch_add(1)) < games;) {
+  const auto fail = [&](std::string message) {
+    const std::lock_guard lock(output);
+    if (!engine_failure) engine_failure = std::move(message);
+    stop.request_stop();
+  };
+  const auto play_games = [&](Player& engine_a, Player& engine_b) {
+    for (std::int64_t g; !stop.stop_requested() && (g = next.fetch_add(1)) < games;) {
       std::optional<GameRecord> played;
       try {
-        played = play_game(setup, int(g), engine_a, engine_b, interrupt.token());
+        auto outcome = play_game(setup, int(g), engine_a, engine_b, stop.get_token());
+        if (!outcome) return fail(outcome.error().message);
+        played = std::move(*outcome);
       } catch (const std::bad_alloc&) {
         return;  // the game is dropped (the report counts the games finished)
       }
@@ -328,20 +388,29 @@ int match_command(Args args) {
     oa.evaluation = setup.a.weights;
     ob.features = setup.b.features;
     ob.evaluation = setup.b.weights;
-    std::optional<Searcher> engine_a, engine_b;
-    try {
-      // Made with a small table, then given theirs: the constructor would fall back to a small
-      // table in silence where set_options() refuses (the engines would not be those asked for).
-      SearchOptions small_a = oa, small_b = ob;
-      small_a.hash_mb = small_b.hash_mb = 1;
-      engine_a.emplace(small_a);
-      engine_b.emplace(small_b);
-      if (!engine_a->set_options(oa) || !engine_b->set_options(ob)) return;
-    } catch (const std::bad_alloc&) {
-      return;
+    Player engine_a, engine_b;
+    for (auto [player, engine, options, letter] : {std::tuple{&engine_a, &setup.a, &oa, "A"},
+                                                   std::tuple{&engine_b, &setup.b, &ob, "B"}}) {
+      if (engine->command) {
+        auto started = ExternalEngine::start(*engine->command, setup.start.rules(), setup.options.hash_mb);
+        if (!started) return fail(engine_label(letter, *engine) + ": " + started.error().message);
+        player->external.emplace(std::move(*started));
+        continue;
+      }
+      try {
+        // Made with a small table, then given its own: the constructor would fall back to a
+        // small table in silence where set_options() refuses (the engine would not be the one
+        // asked for).
+        SearchOptions small = *options;
+        small.hash_mb = 1;
+        player->searcher.emplace(small);
+        if (!player->searcher->set_options(*options)) return;
+      } catch (const std::bad_alloc&) {
+        return;
+      }
     }
     ++playing;
-    play_games(*engine_a, *engine_b);
+    play_games(engine_a, engine_b);
   };
   std::vector<std::thread> threads;
   try {
@@ -355,10 +424,13 @@ int match_command(Args args) {
 
   const int finished = wins + draws + losses;
   const bool failed = !interrupt.interrupted() && finished < games;
-  if (playing < concurrency)
+  if (engine_failure) {
+    std::cerr << "moon match: " << *engine_failure << "; the match stops after " << finished << " of " << games
+              << " games\n";
+  } else if (playing < concurrency)
     std::cerr << "moon match: " << playing << (playing == 1 ? " game" : " games") << " at once, not " << concurrency
               << ": the system would not start more threads, or not give the memory for more engines\n";
-  if (failed)
+  if (failed && !engine_failure)
     std::cerr << "moon match: out of memory: " << games - finished << " of the " << games
               << " games were not played\n";
   if (interrupt.interrupted())

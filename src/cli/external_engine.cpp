@@ -1,0 +1,164 @@
+#include "cli/external_engine.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "moon/notation.hpp"
+
+namespace moon::cli {
+
+namespace {
+
+using Clock = EngineProcess::Clock;
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> result;
+  for (std::string w; in >> w;) result.push_back(w);
+  return result;
+}
+
+// The name in "option name <name> type ...", which may hold spaces ("Clock Limit").
+std::string option_name(const std::vector<std::string>& w) {
+  std::string name;
+  for (std::size_t i = 2; i < w.size() && w[i] != "type"; ++i) {
+    if (!name.empty()) name += ' ';
+    name += w[i];
+  }
+  return name;
+}
+
+constexpr std::string_view error_prefix = "info string error:";
+
+}  // namespace
+
+template <class Done>
+ExternalEngine::Wait ExternalEngine::wait_for(Done done, Clock::time_point deadline, std::string& line,
+                                              std::stop_token stop) {
+  for (;;) {
+    if (stop.stop_requested()) return Wait::stopped;
+    // In slices, so that a stop request is seen within 50 ms.
+    const auto slice = std::min(deadline, Clock::now() + std::chrono::milliseconds(50));
+    switch (process_.read_line(slice, line)) {
+      case EngineProcess::ReadStatus::line:
+        if (done(line)) return Wait::found;
+        break;
+      case EngineProcess::ReadStatus::ended:
+        return Wait::ended;
+      case EngineProcess::ReadStatus::timed_out:
+        if (Clock::now() >= deadline) return Wait::timed_out;
+        break;
+    }
+  }
+}
+
+std::string ExternalEngine::failure(Wait wait, std::chrono::milliseconds waited) {
+  if (wait == Wait::ended) return "it ended (" + process_.how_it_ended() + ")";
+  const auto ms = waited.count();
+  return "no answer in " + (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms");
+}
+
+Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const Rules& rules, std::size_t hash_mb) {
+  auto process = EngineProcess::start(command);
+  if (!process) return process.error();
+  ExternalEngine engine(std::move(*process));
+  std::string line;
+  engine.process_.send("umi");  // if it has ended already, the wait for its answer says so
+  const auto waited = engine.wait_for(
+      [&](const std::string& l) {
+        const auto w = words(l);
+        if (w.size() >= 3 && w[0] == "id" && w[1] == "name") engine.name_ = l.substr(l.find("name") + 5);
+        if (w.size() >= 3 && w[0] == "option" && w[1] == "name") engine.options_.push_back(option_name(w));
+        return w.size() == 1 && w[0] == "umiok";
+      },
+      Clock::now() + handshake_timeout, line);
+  if (waited != Wait::found) return Error{"it did not answer 'umi' with 'umiok': " + engine.failure(waited, handshake_timeout)};
+
+  std::vector<std::pair<std::string, std::string>> settings{{"Hash", std::to_string(hash_mb)}};
+  if (rules.slide()) settings.emplace_back("Movement", "slide");
+  if (rules.diagonal()) settings.emplace_back("Diagonal Captures", "true");
+  if (rules.clock_limit != Rules::default_clock_limit)
+    settings.emplace_back("Clock Limit", std::to_string(rules.clock_limit));
+  // The same time as an engine in this process: an allowance for pipes is move_grace's job.
+  const auto offers = [&](const std::string& name) {
+    return std::find(engine.options_.begin(), engine.options_.end(), name) != engine.options_.end();
+  };
+  if (offers("Move Overhead")) settings.emplace_back("Move Overhead", "0");
+  for (const auto& [name, value] : settings) {
+    if (!offers(name))
+      return Error{"it does not offer the option '" + name + "' (needed for " + name + " " + value + ")"};
+    engine.process_.send("setoption name " + name + " value " + value);
+  }
+  // The answer to every option comes before readyok: an error among them refuses the engine.
+  engine.process_.send("isready");
+  std::string refused;
+  const auto ready = engine.wait_for(
+      [&](const std::string& l) {
+        if (l.starts_with(error_prefix) && refused.empty()) refused = l.substr(error_prefix.size() + 1);
+        return l == "readyok";
+      },
+      Clock::now() + ready_timeout, line);
+  if (ready != Wait::found) return Error{"it did not answer 'isready' with 'readyok': " + engine.failure(ready, ready_timeout)};
+  if (!refused.empty()) return Error{"it refused its options: " + refused};
+  return engine;
+}
+
+ExternalEngine::~ExternalEngine() {
+  if (!quit_sent_) process_.send("quit");
+}
+
+Expected<bool> ExternalEngine::new_game() {
+  std::string line;
+  if (!process_.send("uminewgame") || !process_.send("isready"))
+    return Error{"it stopped reading its input (" + process_.how_it_ended() + ")"};
+  const auto ready = wait_for([](const std::string& l) { return l == "readyok"; }, Clock::now() + ready_timeout, line);
+  if (ready != Wait::found) return Error{"it did not answer 'isready' with 'readyok': " + failure(ready, ready_timeout)};
+  return true;
+}
+
+Expected<std::optional<Move>> ExternalEngine::best_move(const Position& start, std::span<const Move> moves,
+                                                        const Position& position, const SearchLimits& limits,
+                                                        std::stop_token stop) {
+  std::string command = "position fen " + to_string(start);
+  if (!moves.empty()) command += " moves";
+  for (Move m : moves) {
+    command += ' ';
+    command += to_string(m);
+  }
+  std::string go = "go";
+  if (limits.depth > 0) go += " depth " + std::to_string(limits.depth);
+  if (limits.nodes > 0) go += " nodes " + std::to_string(limits.nodes);
+  if (limits.movetime_ms > 0) go += " movetime " + std::to_string(limits.movetime_ms);
+  if (!process_.send(command) || !process_.send(go))
+    return Error{"it stopped reading its input (" + process_.how_it_ended() + ")"};
+
+  // Without a move time the search has no time bound: only Ctrl-C ends a wait that is too long.
+  const auto allowed = std::chrono::milliseconds(limits.movetime_ms) + move_grace;
+  const auto deadline = limits.movetime_ms > 0 ? Clock::now() + allowed : Clock::time_point::max();
+  std::string line, refused;
+  // A protocol engine answers a line it rejects with an error and nothing else: no bestmove
+  // would come.
+  const auto is_bestmove = [&](const std::string& l) {
+    if (l.starts_with(error_prefix)) {
+      refused = l.substr(error_prefix.size() + 1);
+      return true;
+    }
+    return l.starts_with("bestmove ") || l == "bestmove";
+  };
+  const Wait waited = wait_for(is_bestmove, deadline, line, stop);
+  if (waited == Wait::stopped) {
+    process_.send("stop");
+    wait_for(is_bestmove, Clock::now() + std::chrono::seconds(2), line);
+    return std::optional<Move>{};
+  }
+  if (waited != Wait::found) return Error{"it sent no bestmove for '" + go + "': " + failure(waited, allowed)};
+  if (!refused.empty()) return Error{"it refused '" + command + "' or '" + go + "': " + refused};
+  const auto w = words(line);
+  const std::string text = w.size() > 1 ? w[1] : "";
+  const auto move = parse_move(text, position);
+  if (!move)
+    return Error{"it answered " + quoted(line) + " in the position " + to_string(position) + ": " + move.error().message};
+  return std::optional<Move>{*move};
+}
+
+}  // namespace moon::cli

@@ -1,0 +1,71 @@
+// An engine in another program, played through the protocol (docs/PROTOCOL.md): moon match's
+// way to set one build of moon, or any engine that speaks the protocol, against another.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "cli/engine_process.hpp"
+#include "moon/expected.hpp"
+#include "moon/move.hpp"
+#include "moon/position.hpp"
+#include "moon/search.hpp"
+
+namespace moon::cli {
+
+class ExternalEngine {
+ public:
+  // How long an engine may take to answer `umi`, and `isready` (which waits for its table).
+  static constexpr std::chrono::seconds handshake_timeout{10};
+  static constexpr std::chrono::seconds ready_timeout{60};
+  // Beyond a move time, how long the engine may take to send its bestmove (pipes, a busy
+  // machine, a table cleared at the search's start).
+  static constexpr std::chrono::seconds move_grace{5};
+
+  // Starts `command` (EngineProcess), checks that it answers `umi` with `umiok`, and sets its
+  // Hash option, its Move Overhead to 0 if it has one (it gets the time an engine in this process
+  // gets) and, where they are not the defaults, the rule options (an engine that does not offer
+  // an option the rules need is refused), then waits for `readyok`. Errors say what the
+  // engine did instead.
+  static Expected<ExternalEngine> start(const std::string& command, const Rules& rules, std::size_t hash_mb);
+
+  ExternalEngine(ExternalEngine&&) noexcept = default;
+  ExternalEngine& operator=(ExternalEngine&&) = delete;
+  // Sends `quit`; the process is then ended (EngineProcess).
+  ~ExternalEngine();
+
+  // The name the engine gave (`id name`), or "" if none.
+  const std::string& name() const { return name_; }
+
+  // `uminewgame`, then waits for `readyok`.
+  Expected<bool> new_game();
+
+  // The engine's move in `position`, reached from `start` by `moves`, under `limits` (depth,
+  // nodes, movetime). nullopt if `stop` was requested first (the engine is then told to stop
+  // and its answer awaited briefly). An error if the engine ends, takes more than the move time
+  // and move_grace, or answers with a move that is not legal there (the error names it).
+  Expected<std::optional<Move>> best_move(const Position& start, std::span<const Move> moves,
+                                          const Position& position, const SearchLimits& limits,
+                                          std::stop_token stop);
+
+ private:
+  explicit ExternalEngine(EngineProcess process) : process_(std::move(process)) {}
+  // Reads lines until one for which `done` holds (kept in `line`), the deadline or `stop`.
+  enum class Wait { found, ended, timed_out, stopped };
+  template <class Done>
+  Wait wait_for(Done done, EngineProcess::Clock::time_point deadline, std::string& line,
+                std::stop_token stop = {});
+  // "it ended (exit status 1)", or "no answer in 10 s", for an error message.
+  std::string failure(Wait wait, std::chrono::milliseconds waited);
+
+  EngineProcess process_;
+  std::string name_;
+  std::vector<std::string> options_;  // the names of the options it offers
+  bool quit_sent_ = false;
+};
+
+}  // namespace moon::cli
