@@ -654,12 +654,38 @@ TEST_CASE("moon match against an engine in another program, through the protocol
   const std::string silent = script_engine("silent", "go*) ;;");
   check_fails("match --games 2 --movetime 50 --b-engine " + silent,
               "it sent no bestmove for 'go movetime 50': no answer in 5050 ms");
-  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent}) std::filesystem::remove(path);
+
+  // Under a time control the engine is given both clocks, and one that answers after its time
+  // has run out loses on time (its move unread): here B takes 1.5 s a move with 0.5 s a game.
+  const std::string slow = script_engine("slow", "go*) echo \"$line\" >&2; sleep 1.5; echo 'bestmove a1';;");
+  const Run timed = run_moon("match --games 2 --tc 0.5+0.1 --opening-plies 0 --b-engine " + slow);
+  CHECK(timed.status == 0);
+  CHECK(contains(timed.out, "game 1/2  opening (none)  A plays x: x wins on time 1-0 in 1 ply after the opening"));
+  CHECK(contains(timed.out, "game 2/2  opening (none)  A plays o: o wins on time 0-0 in 0 plies after the opening"));
+  CHECK(contains(timed.out, "Games: 2  A wins 2, draws 0, A losses 0"));
+  CHECK(contains(timed.out, "Games lost on time: A 0, B 2"));
+  CHECK(contains(timed.err, "go xtime 500 otime 500 xinc 100 oinc 100\n"));  // game 2, B's first move
+  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent, slow})
+    std::filesystem::remove(path);
 
   check_refused("match --b-engine " + moon_protocol + " --b full",
                 "moon match: --b-engine names a program: its settings and weights are its own, not --b's");
   check_refused("match --a-eval mobility=0 --a-engine " + moon_protocol, "not --a-eval's");
   check_refused("match --b-engine ' '", "moon match: --b-engine needs a command, not ' '");
+}
+
+TEST_CASE("moon match under a time control") {
+  // Both engines in this process, each with its clock: the report counts the games lost on time
+  // (how many depends on the machine's load, so only the count's presence is checked).
+  const Run r = run_moon("match --games 2 --tc 2+0.05 --quiet --b full:-history");
+  CHECK(r.status == 0);
+  CHECK(contains(r.out, "Games: 2 "));
+  CHECK(contains(r.out, "Games lost on time: A "));
+  for (const char* tc : {"0", "1.2345", "1+", "+1", "1e3", ".5", "1+0.0001", "-1", "1000000001", "2++1", "1+-1"})
+    check_refused(std::string("match --tc '") + tc + "'",
+                  std::string("moon match: --tc must be SECONDS or SECONDS+INCREMENT (e.g. 60 or 10+0.1: 0.001 to "
+                              "10^9 seconds, at most 3 decimals), not '") + tc + "'");
+  check_refused("match --tc 1 --movetime 100", "moon match: --tc and --movetime both set the time of a move: give one of them");
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set

@@ -116,9 +116,9 @@ Expected<bool> ExternalEngine::new_game() {
   return true;
 }
 
-Expected<std::optional<Move>> ExternalEngine::best_move(const Position& start, std::span<const Move> moves,
-                                                        const Position& position, const SearchLimits& limits,
-                                                        std::stop_token stop) {
+Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span<const Move> moves,
+                                                const Position& position, const SearchLimits& limits,
+                                                const GameClocks* clocks, std::stop_token stop) {
   std::string command = "position fen " + to_string(start);
   if (!moves.empty()) command += " moves";
   for (Move m : moves) {
@@ -129,12 +129,21 @@ Expected<std::optional<Move>> ExternalEngine::best_move(const Position& start, s
   if (limits.depth > 0) go += " depth " + std::to_string(limits.depth);
   if (limits.nodes > 0) go += " nodes " + std::to_string(limits.nodes);
   if (limits.movetime_ms > 0) go += " movetime " + std::to_string(limits.movetime_ms);
+  if (clocks) {
+    const std::string increment = std::to_string(clocks->increment_ms);
+    go += " xtime " + std::to_string(clocks->x_ms) + " otime " + std::to_string(clocks->o_ms);
+    if (clocks->increment_ms > 0) go += " xinc " + increment + " oinc " + increment;
+  }
   if (!process_.send(command) || !process_.send(go))
     return Error{"it stopped reading its input (" + process_.how_it_ended() + ")"};
+  const auto started = Clock::now();
 
-  // Without a move time the search has no time bound: only Ctrl-C ends a wait that is too long.
-  const auto allowed = std::chrono::milliseconds(limits.movetime_ms) + move_grace;
-  const auto deadline = limits.movetime_ms > 0 ? Clock::now() + allowed : Clock::time_point::max();
+  // Without a move time or a clock the search has no time bound: only Ctrl-C ends a wait that
+  // is too long.
+  const std::int64_t time_ms =
+      clocks ? (position.side_to_move() == x ? clocks->x_ms : clocks->o_ms) : limits.movetime_ms;
+  const auto allowed = std::chrono::milliseconds(time_ms) + move_grace;
+  const auto deadline = clocks || time_ms > 0 ? Clock::now() + allowed : Clock::time_point::max();
   std::string line, refused;
   // A protocol engine answers a line it rejects with an error and nothing else: no bestmove
   // would come.
@@ -146,19 +155,27 @@ Expected<std::optional<Move>> ExternalEngine::best_move(const Position& start, s
     return l.starts_with("bestmove ") || l == "bestmove";
   };
   const Wait waited = wait_for(is_bestmove, deadline, line, stop);
+  EngineReply reply;
+  reply.took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
   if (waited == Wait::stopped) {
     process_.send("stop");
     wait_for(is_bestmove, Clock::now() + std::chrono::seconds(2), line);
-    return std::optional<Move>{};
+    reply.kind = EngineReply::Kind::stopped;
+    return reply;
   }
   if (waited != Wait::found) return Error{"it sent no bestmove for '" + go + "': " + failure(waited, allowed)};
   if (!refused.empty()) return Error{"it refused '" + command + "' or '" + go + "': " + refused};
+  if (clocks && reply.took.count() > time_ms) {
+    reply.kind = EngineReply::Kind::late;
+    return reply;
+  }
   const auto w = words(line);
   const std::string text = w.size() > 1 ? w[1] : "";
   const auto move = parse_move(text, position);
   if (!move)
     return Error{"it answered " + quoted(line) + " in the position " + to_string(position) + ": " + move.error().message};
-  return std::optional<Move>{*move};
+  reply.move = *move;
+  return reply;
 }
 
 }  // namespace moon::cli

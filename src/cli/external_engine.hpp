@@ -17,6 +17,20 @@
 
 namespace moon::cli {
 
+// Both sides' clocks in a game played under a time control: the time each has left and the
+// increment each gets after every move.
+struct GameClocks {
+  std::int64_t x_ms = 0, o_ms = 0, increment_ms = 0;
+};
+
+// An engine's answer to a search: its move, or none because the search was stopped first, or
+// because, under a clock, it answered after its time had run out (its move is then not read).
+struct EngineReply {
+  enum class Kind { move, stopped, late } kind = Kind::move;
+  Move move;
+  std::chrono::milliseconds took{0};  // from the search's start to the answer
+};
+
 class ExternalEngine {
  public:
   // How long an engine may take to answer `umi`, and `isready` (which waits for its table).
@@ -45,12 +59,13 @@ class ExternalEngine {
   Expected<bool> new_game();
 
   // The engine's move in `position`, reached from `start` by `moves`, under `limits` (depth,
-  // nodes, movetime). nullopt if `stop` was requested first (the engine is then told to stop
-  // and its answer awaited briefly). An error if the engine ends, takes more than the move time
+  // nodes, movetime) and, if given, the game's clocks (`go xtime .. otime .. xinc .. oinc ..`).
+  // Stopped if `stop` was requested first (the engine is then told to stop and its answer
+  // awaited briefly); late if, under the clocks, it answered after its time ran out. An error
+  // if the engine ends, sends no answer within the move time (or the time its clock has left)
   // and move_grace, or answers with a move that is not legal there (the error names it).
-  Expected<std::optional<Move>> best_move(const Position& start, std::span<const Move> moves,
-                                          const Position& position, const SearchLimits& limits,
-                                          std::stop_token stop);
+  Expected<EngineReply> best_move(const Position& start, std::span<const Move> moves, const Position& position,
+                                  const SearchLimits& limits, const GameClocks* clocks, std::stop_token stop);
 
  private:
   explicit ExternalEngine(EngineProcess process) : process_(std::move(process)) {}

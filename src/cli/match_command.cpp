@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "cli/external_engine.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
+#include "whole_number.hpp"
 #include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
@@ -82,6 +84,7 @@ Expected<Engine> parse_engine(const std::string& text) {
 struct GameRecord {
   std::string opening;
   std::vector<Move> moves;  // the opening's and then the engines'
+  bool on_time = false;     // the loser's clock ran out (--tc)
   Color a_colour = x;
   Result result = Result::none;
   int plies = 0;
@@ -89,10 +92,17 @@ struct GameRecord {
   int a_points2 = 0;  // A's score in half points
 };
 
+// A time control: each side's clock starts at base_ms and gains increment_ms after each of its
+// moves; a side whose move takes longer than its clock has left loses the game on time.
+struct TimeControl {
+  std::int64_t base_ms = 0, increment_ms = 0;
+};
+
 struct MatchSetup {
   Position start;
   Engine a, b;
   SearchLimits limits;
+  std::optional<TimeControl> time_control;
   SearchOptions options;
   int opening_plies = 4;
   std::uint64_t seed = 1;
@@ -177,13 +187,25 @@ struct Player {
     searcher->clear();
     return true;
   }
-  // nullopt if `stop` was requested first.
-  Expected<std::optional<Move>> choose(const MatchSetup& s, const std::vector<Move>& moves, const Position& pos,
-                                       std::stop_token stop) {
-    if (external) return external->best_move(s.start, moves, pos, s.limits, stop);
-    const auto r = searcher->search(pos, s.limits, {}, stop);
-    if (stop.stop_requested()) return std::optional<Move>{};
-    return std::optional<Move>{r ? r->best : legal_moves(pos)[0]};
+  // The move to play in pos, reached from the start by `moves` (ExternalEngine::best_move()).
+  // `clocks`: the game's, under a time control.
+  Expected<EngineReply> choose(const MatchSetup& s, const std::vector<Move>& moves, const Position& pos,
+                               const GameClocks* clocks, std::stop_token stop) {
+    if (external) return external->best_move(s.start, moves, pos, s.limits, clocks, stop);
+    const std::int64_t time_left = clocks ? (pos.side_to_move() == x ? clocks->x_ms : clocks->o_ms) : 0;
+    SearchLimits limits = s.limits;
+    if (clocks) {
+      limits.time_left_ms = std::max<std::int64_t>(1, time_left);
+      limits.increment_ms = clocks->increment_ms;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = searcher->search(pos, limits, {}, stop);
+    EngineReply reply;
+    reply.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    reply.move = r ? r->best : legal_moves(pos)[0];
+    if (stop.stop_requested()) reply.kind = EngineReply::Kind::stopped;
+    else if (clocks && reply.took.count() > time_left) reply.kind = EngineReply::Kind::late;
+    return reply;
   }
 };
 
@@ -203,22 +225,58 @@ Expected<std::optional<GameRecord>> play_game(const MatchSetup& s, int game, Pla
   for (auto [player, engine, letter] : {std::tuple{&a, &s.a, "A"}, std::tuple{&b, &s.b, "B"}})
     if (const auto ready = player->new_game(); !ready)
       return Error{engine_label(letter, *engine) + ": " + ready.error().message};
+  GameClocks clocks;
+  if (s.time_control) clocks = {s.time_control->base_ms, s.time_control->base_ms, s.time_control->increment_ms};
   while (!pos.is_over()) {
     const bool a_moves = pos.side_to_move() == rec.a_colour;
-    const auto chosen = (a_moves ? a : b).choose(s, rec.moves, pos, stop);
+    const auto chosen = (a_moves ? a : b).choose(s, rec.moves, pos, s.time_control ? &clocks : nullptr, stop);
     if (!chosen) return Error{engine_label(a_moves ? "A" : "B", a_moves ? s.a : s.b) + ": " + chosen.error().message};
-    if (!*chosen || stop.stop_requested()) return std::optional<GameRecord>{};
-    rec.moves.push_back(**chosen);
-    pos.play(**chosen);
+    if (chosen->kind == EngineReply::Kind::stopped || stop.stop_requested()) return std::optional<GameRecord>{};
+    if (chosen->kind == EngineReply::Kind::late) {
+      rec.on_time = true;
+      break;
+    }
+    if (s.time_control) (pos.side_to_move() == x ? clocks.x_ms : clocks.o_ms) += s.time_control->increment_ms - chosen->took.count();
+    rec.moves.push_back(chosen->move);
+    pos.play(chosen->move);
     ++rec.plies;
   }
   if (rec.opening.empty()) rec.opening = "(none)";
-  rec.result = pos.result();
+  rec.result = rec.on_time ? (pos.side_to_move() == x ? Result::o_wins : Result::x_wins) : pos.result();
   rec.x_count = pos.count(x);
   rec.o_count = pos.count(o);
   const bool a_won = rec.result == (rec.a_colour == x ? Result::x_wins : Result::o_wins);
   rec.a_points2 = rec.result == Result::draw ? 1 : a_won ? 2 : 0;
   return std::optional<GameRecord>{std::move(rec)};
+}
+
+// Seconds as text, "10" or "0.25" (at most 3 decimals, 0 to 10^9), in milliseconds; nullopt if
+// the text is not that.
+std::optional<std::int64_t> parse_seconds(std::string_view text) {
+  const auto point = text.find('.');
+  const std::string_view whole = text.substr(0, point);
+  const std::string_view decimals = point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
+  if (point != std::string_view::npos && (decimals.empty() || decimals.size() > 3)) return std::nullopt;
+  const auto seconds = parse_whole_number(whole, "", 0, 1'000'000'000);
+  if (!seconds) return std::nullopt;
+  std::int64_t ms = *seconds * 1000, scale = 100;
+  for (char c : decimals) {
+    if (c < '0' || c > '9') return std::nullopt;
+    ms += (c - '0') * scale;
+    scale /= 10;
+  }
+  return ms;
+}
+
+// --tc SECONDS[+INCREMENT]: "60", "10+0.1".
+Expected<TimeControl> parse_time_control(std::string_view text) {
+  const auto plus = text.find('+');
+  const auto base = parse_seconds(text.substr(0, plus));
+  const auto increment = plus == std::string_view::npos ? std::optional<std::int64_t>{0} : parse_seconds(text.substr(plus + 1));
+  if (!base || !increment || *base == 0)
+    return Error{"--tc must be SECONDS or SECONDS+INCREMENT (e.g. 60 or 10+0.1: 0.001 to 10^9 seconds, at most 3 "
+                 "decimals), not " + quoted(text)};
+  return TimeControl{*base, *increment};
 }
 
 std::string format_elo(double v) {
@@ -242,6 +300,10 @@ int match_command(Args args) {
     if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
       std::cout << help << position_options_help << limit_options_help
                 << "                     (a move's limit; without one, --movetime 100)\n"
+                << "  --tc S[+I]         a clock for each side instead of a move time: S seconds for the\n"
+                   "                     game, plus I after each move (e.g. 10+0.1; with --depth or --nodes\n"
+                   "                     too, the first reached ends a move); a side whose move takes longer\n"
+                   "                     than its clock has left loses on time\n"
                 << "  --hash MB          each engine's table in MiB (1-65536; default 16; the two tables of\n"
                    "                     every game played at once must fit in the machine's memory)\n\n"
                    "Engine SETTINGS:\n"
@@ -265,6 +327,12 @@ int match_command(Args args) {
       *text_flag->second = *v;
     } else if (reader.bare_flag("--quiet")) {
       quiet = true;
+    } else if (reader.flag("--tc")) {
+      const auto v = reader.value();
+      if (!v) return usage_error(name, v.error().message);
+      const auto tc = parse_time_control(*v);
+      if (!tc) return usage_error(name, tc.error().message);
+      setup.time_control = *tc;
     } else if (reader.flag("--games")) {
       number = int_value(reader, "--games", 1, max_games);
       if (number) games = *number;
@@ -315,7 +383,9 @@ int match_command(Args args) {
     engine->weights = *w;
     engine->text += " [" + **text + "]";
   }
-  if (!has_limit(setup.limits)) setup.limits.movetime_ms = 100;
+  if (setup.time_control && setup.limits.movetime_ms)
+    return usage_error(name, "--tc and --movetime both set the time of a move: give one of them");
+  if (!has_limit(setup.limits) && !setup.time_control) setup.limits.movetime_ms = 100;
   games += games % 2;
   // No more games at once than there are games: each would make two engines and their tables
   // for nothing (64 for 2 games made 128 engines: 555 MB and 2 s instead of 21 MB and 0.08 s).
@@ -347,6 +417,7 @@ int match_command(Args args) {
   std::atomic<std::int64_t> next{0};
   std::mutex output;
   int wins = 0, draws = 0, losses = 0;
+  int a_time_losses = 0, b_time_losses = 0;  // games lost on time (--tc)
   const auto fail = [&](std::string message) {
     const std::lock_guard lock(output);
     if (!engine_failure) engine_failure = std::move(message);
@@ -368,9 +439,11 @@ int match_command(Args args) {
       wins += rec.a_points2 == 2;
       draws += rec.a_points2 == 1;
       losses += rec.a_points2 == 0;
+      if (rec.on_time) ++(rec.a_points2 == 0 ? a_time_losses : b_time_losses);
       if (!quiet)
         std::cout << "game " << g + 1 << "/" << games << "  opening " << rec.opening << "  A plays "
-                  << to_string(rec.a_colour) << ": " << to_string(rec.result) << " " << rec.x_count << "-"
+                  << to_string(rec.a_colour) << ": " << to_string(rec.result) << (rec.on_time ? " on time " : " ")
+                  << rec.x_count << "-"
                   << rec.o_count << " in " << rec.plies << (rec.plies == 1 ? " ply" : " plies")
                   << " after the opening  (A +" << wins << " =" << draws << " -" << losses
                   << ")" << std::endl;
@@ -450,6 +523,8 @@ int match_command(Args args) {
                                              format_elo(e.high) + ")")
               << std::endl;
   }
+  if (setup.time_control)
+    std::cout << "Games lost on time: A " << a_time_losses << ", B " << b_time_losses << std::endl;
   return interrupt.interrupted() ? interrupted_status : failed ? 1 : 0;
 }
 
