@@ -18,14 +18,15 @@ std::vector<std::string> words(const std::string& line) {
   return result;
 }
 
-// The name in "option name <name> type ...", which may hold spaces ("Clock Limit").
-std::string option_name(const std::vector<std::string>& w) {
-  std::string name;
-  for (std::size_t i = 2; i < w.size() && w[i] != "type"; ++i) {
-    if (!name.empty()) name += ' ';
-    name += w[i];
+// The words of w from `first` on, up to `end` if given, joined by single spaces: the name in
+// "option name <name> type ..." (which may hold spaces: "Clock Limit"), or in "id name <name>".
+std::string joined(const std::vector<std::string>& w, std::size_t first, std::string_view end = {}) {
+  std::string text;
+  for (std::size_t i = first; i < w.size() && w[i] != end; ++i) {
+    if (!text.empty()) text += ' ';
+    text += w[i];
   }
-  return name;
+  return text;
 }
 
 constexpr std::string_view error_prefix = "info string error:";
@@ -58,7 +59,8 @@ std::string ExternalEngine::failure(Wait wait, std::chrono::milliseconds waited)
   return "no answer in " + (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms");
 }
 
-Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const Rules& rules, std::size_t hash_mb) {
+Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const Rules& rules, std::size_t hash_mb,
+                                               std::stop_token stop) {
   auto process = EngineProcess::start(command);
   if (!process) return process.error();
   ExternalEngine engine(std::move(*process));
@@ -67,11 +69,12 @@ Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const
   const auto waited = engine.wait_for(
       [&](const std::string& l) {
         const auto w = words(l);
-        if (w.size() >= 3 && w[0] == "id" && w[1] == "name") engine.name_ = l.substr(l.find("name") + 5);
-        if (w.size() >= 3 && w[0] == "option" && w[1] == "name") engine.options_.push_back(option_name(w));
+        if (w.size() >= 3 && w[0] == "id" && w[1] == "name") engine.name_ = joined(w, 2);
+        if (w.size() >= 3 && w[0] == "option" && w[1] == "name") engine.options_.push_back(joined(w, 2, "type"));
         return w.size() == 1 && w[0] == "umiok";
       },
-      Clock::now() + handshake_timeout, line);
+      Clock::now() + handshake_timeout, line, stop);
+  if (waited == Wait::stopped) return Error{"stopped while it started"};
   if (waited != Wait::found) return Error{"it did not answer 'umi' with 'umiok': " + engine.failure(waited, handshake_timeout)};
 
   std::vector<std::pair<std::string, std::string>> settings{{"Hash", std::to_string(hash_mb)}};
@@ -97,21 +100,22 @@ Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const
         if (l.starts_with(error_prefix) && refused.empty()) refused = l.substr(error_prefix.size() + 1);
         return l == "readyok";
       },
-      Clock::now() + ready_timeout, line);
+      Clock::now() + ready_timeout, line, stop);
+  if (ready == Wait::stopped) return Error{"stopped while it started"};
   if (ready != Wait::found) return Error{"it did not answer 'isready' with 'readyok': " + engine.failure(ready, ready_timeout)};
   if (!refused.empty()) return Error{"it refused its options: " + refused};
   return engine;
 }
 
-ExternalEngine::~ExternalEngine() {
-  if (!quit_sent_) process_.send("quit");
-}
+ExternalEngine::~ExternalEngine() { process_.send("quit"); }
 
-Expected<bool> ExternalEngine::new_game() {
+Expected<bool> ExternalEngine::new_game(std::stop_token stop) {
   std::string line;
   if (!process_.send("uminewgame") || !process_.send("isready"))
     return Error{"it stopped reading its input (" + process_.how_it_ended() + ")"};
-  const auto ready = wait_for([](const std::string& l) { return l == "readyok"; }, Clock::now() + ready_timeout, line);
+  const auto ready =
+      wait_for([](const std::string& l) { return l == "readyok"; }, Clock::now() + ready_timeout, line, stop);
+  if (ready == Wait::stopped) return false;
   if (ready != Wait::found) return Error{"it did not answer 'isready' with 'readyok': " + failure(ready, ready_timeout)};
   return true;
 }

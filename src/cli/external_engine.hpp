@@ -44,8 +44,9 @@ class ExternalEngine {
   // Hash option, its Move Overhead to 0 if it has one (it gets the time an engine in this process
   // gets) and, where they are not the defaults, the rule options (an engine that does not offer
   // an option the rules need is refused), then waits for `readyok`. Errors say what the
-  // engine did instead.
-  static Expected<ExternalEngine> start(const std::string& command, const Rules& rules, std::size_t hash_mb);
+  // engine did instead (or that `stop` was requested meanwhile).
+  static Expected<ExternalEngine> start(const std::string& command, const Rules& rules, std::size_t hash_mb,
+                                        std::stop_token stop = {});
 
   ExternalEngine(ExternalEngine&&) noexcept = default;
   ExternalEngine& operator=(ExternalEngine&&) = delete;
@@ -55,8 +56,9 @@ class ExternalEngine {
   // The name the engine gave (`id name`), or "" if none.
   const std::string& name() const { return name_; }
 
-  // `uminewgame`, then waits for `readyok`.
-  Expected<bool> new_game();
+  // `uminewgame`, then waits for `readyok`: true once it came, false if `stop` was requested
+  // first.
+  Expected<bool> new_game(std::stop_token stop = {});
 
   // The engine's move in `position`, reached from `start` by `moves`, under `limits` (depth,
   // nodes, movetime) and, if given, the game's clocks (`go xtime .. otime .. xinc .. oinc ..`).
@@ -80,7 +82,6 @@ class ExternalEngine {
   EngineProcess process_;
   std::string name_;
   std::vector<std::string> options_;  // the names of the options it offers
-  bool quit_sent_ = false;
 };
 
 }  // namespace moon::cli

@@ -73,12 +73,13 @@ struct Engine {
   SearchFeatures features;
   EvalWeights weights;
   std::optional<std::string> command;  // an engine in another program (--a-engine, --b-engine)
+  std::optional<std::string> id_name;  // the name it gives (`id name`), once one has started
 };
 
 Expected<Engine> parse_engine(const std::string& text) {
   const auto features = parse_features(text);
   if (!features) return features.error();
-  return Engine{text, *features, {}, {}};
+  return Engine{text, *features, {}, {}, {}};
 }
 
 struct GameRecord {
@@ -182,8 +183,9 @@ struct Player {
   std::optional<Searcher> searcher;
   std::optional<ExternalEngine> external;
 
-  Expected<bool> new_game() {
-    if (external) return external->new_game();
+  // False if `stop` was requested before an engine in another program was ready.
+  Expected<bool> new_game(std::stop_token stop) {
+    if (external) return external->new_game(stop);
     searcher->clear();
     return true;
   }
@@ -223,8 +225,9 @@ Expected<std::optional<GameRecord>> play_game(const MatchSetup& s, int game, Pla
     pos.play(m);
   }
   for (auto [player, engine, letter] : {std::tuple{&a, &s.a, "A"}, std::tuple{&b, &s.b, "B"}})
-    if (const auto ready = player->new_game(); !ready)
+    if (const auto ready = player->new_game(stop); !ready)
       return Error{engine_label(letter, *engine) + ": " + ready.error().message};
+  if (stop.stop_requested()) return std::optional<GameRecord>{};
   GameClocks clocks;
   if (s.time_control) clocks = {s.time_control->base_ms, s.time_control->base_ms, s.time_control->increment_ms};
   while (!pos.is_over()) {
@@ -465,9 +468,13 @@ int match_command(Args args) {
     for (auto [player, engine, options, letter] : {std::tuple{&engine_a, &setup.a, &oa, "A"},
                                                    std::tuple{&engine_b, &setup.b, &ob, "B"}}) {
       if (engine->command) {
-        auto started = ExternalEngine::start(*engine->command, setup.start.rules(), setup.options.hash_mb);
+        auto started =
+            ExternalEngine::start(*engine->command, setup.start.rules(), setup.options.hash_mb, stop.get_token());
+        if (stop.stop_requested()) return;
         if (!started) return fail(engine_label(letter, *engine) + ": " + started.error().message);
         player->external.emplace(std::move(*started));
+        if (const std::lock_guard lock(output); !player->external->name().empty() && !engine->id_name)
+          engine->id_name = player->external->name();
         continue;
       }
       try {
@@ -511,7 +518,10 @@ int match_command(Args args) {
   const EloEstimate e = estimate_elo(wins, draws, losses);
   char score[16];
   std::snprintf(score, sizeof score, "%.3f", e.score);
-  std::cout << "A = " << setup.a.text << ", B = " << setup.b.text << "\n"
+  const auto described = [](const Engine& engine) {
+    return engine.id_name ? engine.text + " (id name " + quoted(*engine.id_name) + ")" : engine.text;
+  };
+  std::cout << "A = " << described(setup.a) << ", B = " << described(setup.b) << "\n"
             << "Games: " << finished << "  A wins " << wins << ", draws " << draws << ", A losses " << losses;
   if (finished == 0) {
     std::cout << "\nElo difference (A - B): unknown (no game finished)" << std::endl;
