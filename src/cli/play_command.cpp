@@ -121,7 +121,7 @@ Expected<SearchResult> think(Game& g, std::string_view announce, int lines = 1,
 }
 
 // The hint: the engine's best move and, where it found them, the next two with their scores
-// ("hint: c1c2  (score win 13; then d2e2 win 13, c1d1 cp 227)").
+// ("hint: c1c2  (score win 13; then d2e2 win 13, c1d1 cp 241)").
 void give_hint(Game& g) {
   std::vector<SearchInfo> lines;
   const auto r = think(g, "moon looks for a hint (Ctrl-C: now)", hint_lines, &lines);
