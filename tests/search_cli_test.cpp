@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/elo.hpp"
@@ -650,10 +651,36 @@ TEST_CASE("moon match against an engine in another program, through the protocol
   const std::string exits = script_engine("exits", "go*) exit 3;;");
   check_fails("match --games 2 --depth 1 --b-engine " + exits,
               "it sent no bestmove for 'go depth 1': it ended (exit status 3)");
-  // One that never answers a search is given the move time and 5 s.
-  const std::string silent = script_engine("silent", "go*) ;;");
+  // One that never answers a search is given the move time and 5 s; then it is killed with what
+  // it started (here a sleep in the background, whose process id the script leaves in a file).
+  const auto stuck_pid_file = std::filesystem::temp_directory_path() /
+                              ("moon_test_engine_" + std::to_string(getpid()) + "_stuck.pid");
+  const std::string silent =
+      script_engine("silent", "go*) sleep 60 & echo $! > '" + stuck_pid_file.string() + "'; wait;;");
   check_fails("match --games 2 --movetime 50 --b-engine " + silent,
               "it sent no bestmove for 'go movetime 50': no answer in 5050 ms");
+  {
+    int stuck_pid = 0;
+    std::ifstream(stuck_pid_file) >> stuck_pid;
+    REQUIRE(stuck_pid > 0);
+    // Gone (a zombie left to a container's init that does not reap it counts as gone).
+    const auto gone = [&] {
+      std::ifstream stat("/proc/" + std::to_string(stuck_pid) + "/stat");
+      std::string pid, name, state;
+      return !(stat >> pid >> name >> state) || state == "Z";
+    };
+    for (int i = 0; i < 100 && !gone(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(gone());
+    std::filesystem::remove(stuck_pid_file);
+  }
+  // Output without a newline is read up to 1 MiB, not until the memory runs out; an engine's
+  // long message is cut short in ours.
+  check_fails("match --games 2 --depth 1 --b-engine 'cat /dev/zero'",
+              "it did not answer 'umi' with 'umiok': it wrote more than 1 MiB without a newline");
+  const std::string long_error =
+      script_engine("long_error", "go*) echo \"info string error: $(printf '%0300d' 7)\";;");
+  check_fails("match --games 2 --depth 1 --b-engine " + long_error,
+              "' or 'go depth 1': " + std::string(200, '0') + "...; the match stops");
 
   // Under a time control the engine is given both clocks, and one that answers after its time
   // has run out loses on time (its move unread): here B takes 1.5 s a move with 0.5 s a game.
@@ -665,7 +692,7 @@ TEST_CASE("moon match against an engine in another program, through the protocol
   CHECK(contains(timed.out, "Games: 2  A wins 2, draws 0, A losses 0"));
   CHECK(contains(timed.out, "Games lost on time: A 0, B 2"));
   CHECK(contains(timed.err, "go xtime 500 otime 500 xinc 100 oinc 100\n"));  // game 2, B's first move
-  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent, slow})
+  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent, long_error, slow})
     std::filesystem::remove(path);
 
   check_refused("match --b-engine " + moon_protocol + " --b full",

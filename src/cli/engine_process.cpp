@@ -82,6 +82,7 @@ EngineProcess::EngineProcess(EngineProcess&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       socket_(std::exchange(other.socket_, -1)),
       buffer_(std::move(other.buffer_)),
+      scanned_(other.scanned_),
       raw_status_(other.raw_status_) {}
 
 EngineProcess::~EngineProcess() {
@@ -91,7 +92,8 @@ EngineProcess::~EngineProcess() {
   }
   if (pid_ <= 0 || raw_status_) return;
   if (how_it_ended() == "still running") {
-    kill(pid_, SIGKILL);
+    // Its whole process group: what it started (a script's commands) goes too.
+    kill(-pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
 }
@@ -111,12 +113,15 @@ bool EngineProcess::send(std::string_view line) {
 
 EngineProcess::ReadStatus EngineProcess::read_line(Clock::time_point deadline, std::string& line) {
   for (;;) {
-    if (const auto newline = buffer_.find('\n'); newline != std::string::npos) {
+    if (const auto newline = buffer_.find('\n', scanned_); newline != std::string::npos) {
       line.assign(buffer_, 0, newline);
       if (!line.empty() && line.back() == '\r') line.pop_back();
       buffer_.erase(0, newline + 1);
+      scanned_ = 0;
       return ReadStatus::line;
     }
+    scanned_ = buffer_.size();  // each byte looked at once, however long the line
+    if (buffer_.size() > max_line_bytes) return ReadStatus::too_long;
     if (socket_ < 0) return ReadStatus::ended;
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return ReadStatus::timed_out;

@@ -31,15 +31,20 @@ class EngineProcess {
   EngineProcess(const EngineProcess&) = delete;
   EngineProcess& operator=(const EngineProcess&) = delete;
   // Ends the program: closes its input (a protocol engine exits at the end of its input),
-  // waits for it a little, then kills it.
+  // waits for it a second, then kills it and its process group (whatever it started).
   ~EngineProcess();
 
   // Writes a line; false if the program no longer reads.
   bool send(std::string_view line);
 
-  enum class ReadStatus { line, ended, timed_out };
+  // The longest line read: a protocol line is short, and output without a newline must not
+  // fill the memory.
+  static constexpr std::size_t max_line_bytes = std::size_t(1) << 20;
+
+  enum class ReadStatus { line, ended, timed_out, too_long };
   // The next line of output, without its '\n' (and a '\r' before it), waiting until the
-  // deadline at most: `line` holds it only for ReadStatus::line.
+  // deadline at most: `line` holds it only for ReadStatus::line. too_long once the output
+  // holds more than max_line_bytes without a newline (and from then on).
   ReadStatus read_line(Clock::time_point deadline, std::string& line);
 
   // How it ended, once the output has: "exit status N" or "killed by signal N"; "still
@@ -52,6 +57,7 @@ class EngineProcess {
   pid_t pid_ = -1;
   int socket_ = -1;
   std::string buffer_;
+  std::size_t scanned_ = 0;  // buffer_ holds no '\n' before this
   std::optional<int> raw_status_;  // from waitpid(), once it has ended
 };
 

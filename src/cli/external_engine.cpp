@@ -30,6 +30,7 @@ std::string joined(const std::vector<std::string>& w, std::size_t first, std::st
 }
 
 constexpr std::string_view error_prefix = "info string error:";
+constexpr std::size_t max_name_bytes = 100, max_options = 256;
 
 }  // namespace
 
@@ -46,6 +47,8 @@ ExternalEngine::Wait ExternalEngine::wait_for(Done done, Clock::time_point deadl
         break;
       case EngineProcess::ReadStatus::ended:
         return Wait::ended;
+      case EngineProcess::ReadStatus::too_long:
+        return Wait::too_long;
       case EngineProcess::ReadStatus::timed_out:
         if (Clock::now() >= deadline) return Wait::timed_out;
         break;
@@ -55,6 +58,8 @@ ExternalEngine::Wait ExternalEngine::wait_for(Done done, Clock::time_point deadl
 
 std::string ExternalEngine::failure(Wait wait, std::chrono::milliseconds waited) {
   if (wait == Wait::ended) return "it ended (" + process_.how_it_ended() + ")";
+  if (wait == Wait::too_long)
+    return "it wrote more than " + std::to_string(EngineProcess::max_line_bytes >> 20) + " MiB without a newline";
   const auto ms = waited.count();
   return "no answer in " + (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms");
 }
@@ -69,8 +74,10 @@ Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const
   const auto waited = engine.wait_for(
       [&](const std::string& l) {
         const auto w = words(l);
-        if (w.size() >= 3 && w[0] == "id" && w[1] == "name") engine.name_ = joined(w, 2);
-        if (w.size() >= 3 && w[0] == "option" && w[1] == "name") engine.options_.push_back(joined(w, 2, "type"));
+        // Within bounds whatever it writes: a name for the report, the options it offers.
+        if (w.size() >= 3 && w[0] == "id" && w[1] == "name") engine.name_ = joined(w, 2).substr(0, max_name_bytes);
+        if (w.size() >= 3 && w[0] == "option" && w[1] == "name" && engine.options_.size() < max_options)
+          engine.options_.push_back(joined(w, 2, "type").substr(0, max_name_bytes));
         return w.size() == 1 && w[0] == "umiok";
       },
       Clock::now() + handshake_timeout, line, stop);
@@ -153,7 +160,10 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   // would come.
   const auto is_bestmove = [&](const std::string& l) {
     if (l.starts_with(error_prefix)) {
-      refused = l.substr(error_prefix.size() + 1);
+      // Its message, cut short if it is long (an engine's output is not to be trusted).
+      constexpr std::size_t max_shown = 200;
+      refused = l.substr(error_prefix.size() + 1, max_shown);
+      if (l.size() > error_prefix.size() + 1 + max_shown) refused += "...";
       return true;
     }
     return l.starts_with("bestmove ") || l == "bestmove";

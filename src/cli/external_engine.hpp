@@ -72,7 +72,7 @@ class ExternalEngine {
  private:
   explicit ExternalEngine(EngineProcess process) : process_(std::move(process)) {}
   // Reads lines until one for which `done` holds (kept in `line`), the deadline or `stop`.
-  enum class Wait { found, ended, timed_out, stopped };
+  enum class Wait { found, ended, timed_out, stopped, too_long };
   template <class Done>
   Wait wait_for(Done done, EngineProcess::Clock::time_point deadline, std::string& line,
                 std::stop_token stop = {});
