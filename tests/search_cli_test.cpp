@@ -681,6 +681,12 @@ TEST_CASE("moon match against an engine in another program, through the protocol
       script_engine("long_error", "go*) echo \"info string error: $(printf '%0300d' 7)\";;");
   check_fails("match --games 2 --depth 1 --b-engine " + long_error,
               "' or 'go depth 1': " + std::string(200, '0') + "...; the match stops");
+  // An error without a message is still an error (it once threw out of range, ending the match
+  // with 'basic_string::substr: ...').
+  const std::string bare_error = script_engine("bare_error", "go*) echo 'info string error:';;\n"
+                                                             "setoption*Hash*value\\ 2) echo 'info string error:  ';;");
+  check_fails("match --games 2 --depth 1 --b-engine " + bare_error, "' or 'go depth 1': (no message); the match stops");
+  check_fails("match --games 2 --depth 1 --hash 2 --b-engine " + bare_error, "it refused its options: (no message); the match");
 
   // Under a time control the engine is given both clocks, and one that answers after its time
   // has run out loses on time (its move unread): here B takes 1.5 s a move with 0.5 s a game.
@@ -692,7 +698,7 @@ TEST_CASE("moon match against an engine in another program, through the protocol
   CHECK(contains(timed.out, "Games: 2  A wins 2, draws 0, A losses 0"));
   CHECK(contains(timed.out, "Games lost on time: A 0, B 2"));
   CHECK(contains(timed.err, "go xtime 500 otime 500 xinc 100 oinc 100\n"));  // game 2, B's first move
-  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent, long_error, slow})
+  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent, long_error, bare_error, slow})
     std::filesystem::remove(path);
 
   check_refused("match --b-engine " + moon_protocol + " --b full",

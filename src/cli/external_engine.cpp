@@ -32,6 +32,17 @@ std::string joined(const std::vector<std::string>& w, std::size_t first, std::st
 constexpr std::string_view error_prefix = "info string error:";
 constexpr std::size_t max_name_bytes = 100, max_options = 256;
 
+// The message of an error line (one that starts with error_prefix), for ours: without the
+// spaces before it, cut short if it is long (an engine's output is not to be trusted), and
+// never empty.
+std::string error_message(std::string_view line) {
+  constexpr std::size_t max_shown = 200;
+  std::string_view message = line.substr(error_prefix.size());
+  message.remove_prefix(std::min(message.size(), message.find_first_not_of(' ')));
+  if (message.empty()) return "(no message)";
+  return message.size() > max_shown ? std::string(message.substr(0, max_shown)) + "..." : std::string(message);
+}
+
 }  // namespace
 
 template <class Done>
@@ -104,7 +115,7 @@ Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const
   std::string refused;
   const auto ready = engine.wait_for(
       [&](const std::string& l) {
-        if (l.starts_with(error_prefix) && refused.empty()) refused = l.substr(error_prefix.size() + 1);
+        if (l.starts_with(error_prefix) && refused.empty()) refused = error_message(l);
         return l == "readyok";
       },
       Clock::now() + ready_timeout, line, stop);
@@ -160,10 +171,7 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   // would come.
   const auto is_bestmove = [&](const std::string& l) {
     if (l.starts_with(error_prefix)) {
-      // Its message, cut short if it is long (an engine's output is not to be trusted).
-      constexpr std::size_t max_shown = 200;
-      refused = l.substr(error_prefix.size() + 1, max_shown);
-      if (l.size() > error_prefix.size() + 1 + max_shown) refused += "...";
+      refused = error_message(l);
       return true;
     }
     return l.starts_with("bestmove ") || l == "bestmove";
