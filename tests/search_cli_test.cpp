@@ -263,12 +263,39 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(contains(capitals.out, "you play b4"));
   CHECK(contains(capitals.out, "> 'pass' is illegal: "));
   CHECK(contains(capitals.out, "game abandoned"));
+  // An input line longer than 1000 characters is refused, not repeated; the game goes on. A
+  // line ending in CRLF and a last line without a newline are read as typed.
+  const Run long_line = run_moon("play --depth 1", std::string(1001, 'z') + "\nb4\r\nquit");
+  CHECK(long_line.status == 0);
+  CHECK(contains(long_line.out, "> input line longer than 1000 characters: ignored; commands: a move "));
+  CHECK_FALSE(contains(long_line.out, "zzzz"));
+  CHECK(contains(long_line.out, "you play b4"));
+  CHECK(contains(long_line.out, "game abandoned"));
+  const Run at_bound = run_moon("play --depth 1", std::string(1000, 'z') + "\nquit\n");
+  CHECK(contains(at_bound.out, "> '" + std::string(80, 'z') + "...' is not a move "));  // shown cut short
   // A position already over is not a game anyone won here.
   const Run over = run_moon("play --fen 'x4/1o3/2x2/5/5 x' --depth 1", "");
   CHECK(over.status == 0);
   CHECK(contains(over.out, "this game is already over: x wins; nothing to play\n"));
   CHECK_FALSE(contains(over.out, "you win"));
 }
+
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("moon play: a line of input with no end in sight takes no more memory than its bound") {
+  // 200 MB of NULs without a newline, in 200 MB of address space: std::getline kept them all,
+  // ran out of memory, and the game ended as if the input had ("end of input: game abandoned").
+  const auto out = std::filesystem::temp_directory_path() / ("moon_test_nuls_" + std::to_string(getpid()));
+  const std::string command = "ulimit -v 200000; (head -c 200000000 /dev/zero; printf '\\nb4\\nquit\\n') | '" +
+                              std::string(MOON_PROGRAM) + "' play --depth 1 >'" + out.string() + "' 2>&1";
+  const int raw = std::system(command.c_str());
+  CHECK((raw != -1 && WIFEXITED(raw) && WEXITSTATUS(raw) == 0));
+  const std::string text = test::read_whole_file(out);
+  CHECK(contains(text, "> input line longer than 1000 characters: ignored; "));
+  CHECK(contains(text, "you play b4"));
+  CHECK(text.size() < 10000);
+  std::filesystem::remove(out);
+}
+#endif
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bounded_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
@@ -45,6 +46,9 @@ constexpr std::string_view help =
     "  --side x|o         the side you play (default x; the side to move starts)\n";
 
 constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit (or exit), help";
+// The longest input line read: a move or a command is a few characters; a longer line (a paste
+// gone wrong, a file of NULs) is refused without keeping it.
+constexpr std::size_t max_input_line = 1000;
 // A hint names the best move and the next best ones (the search asks for this many lines).
 constexpr int hint_lines = 3;
 
@@ -261,17 +265,21 @@ int play_command(Args args) {
     // does. The farewell goes straight out, after what was written before (hence the flush); it
     // is in place before the prompt, so that a program that sees the prompt knows it is.
     std::cout << std::flush;
-    bool have_line = false;
+    LineRead read = LineRead::end;
     {
       const FarewellOnInterrupt farewell(over ? "\n" : "\nCtrl-C: game abandoned\n" + replay_line(g));
       if (over) std::cout << "undo or quit> " << std::flush;
       else std::cout << "your move (" << to_string(g.human) << ")> " << std::flush;
-      have_line = static_cast<bool>(std::getline(std::cin, line));
+      read = read_bounded_line(std::cin, line, max_input_line);
     }
-    if (!have_line) {
+    if (read == LineRead::end) {
       std::cout << (over ? "\n" : "\nend of input: game abandoned\n");
       if (!over) print_replay(g);
       return 0;
+    }
+    if (read == LineRead::too_long) {
+      std::cout << "input line longer than " << max_input_line << " characters: ignored; " << commands_text << "\n";
+      continue;
     }
     // Squares and commands are lower case; 'B4' or 'PASS' typed by hand means the same.
     std::string input = trim(line);

@@ -8,6 +8,7 @@
 #include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
+#include "bounded_line.hpp"
 #include "moon/perft.hpp"
 
 #ifndef MOON_VERSION
@@ -17,32 +18,6 @@
 namespace moon::protocol {
 
 namespace {
-
-enum class LineStatus { line, too_long, end };
-
-// One line of at most max_line_length characters, without its '\n' (and a '\r' before it).
-// A final line without a newline counts; a longer line is consumed and refused whole.
-LineStatus read_line(std::istream& in, std::string& line) {
-  line.clear();
-  std::streambuf* buffer = in.rdbuf();
-  if (!buffer) return LineStatus::end;
-  bool too_long = false, any = false;
-  for (;;) {
-    const int c = buffer->sbumpc();
-    if (c == std::char_traits<char>::eof()) {
-      if (!any) return LineStatus::end;
-      break;
-    }
-    any = true;
-    if (c == '\n') break;
-    // One character past the limit is kept: it may be the '\r' of a CRLF, which does not count.
-    if (line.size() <= max_line_length) line += char(c);
-    else too_long = true;
-  }
-  if (!too_long && !line.empty() && line.back() == '\r') line.pop_back();
-  if (too_long || line.size() > max_line_length) return LineStatus::too_long;
-  return LineStatus::line;
-}
 
 // The `info solve` line of a finished solve (docs/PROTOCOL.md).
 std::string solve_line(const SolveResult& result) {
@@ -88,9 +63,9 @@ int Engine::run(std::istream& in) {
   in.tie(nullptr);  // a flush of the output from this thread would race with the worker's lines
   std::string line;
   for (;;) {
-    const LineStatus status = read_line(in, line);
-    if (status == LineStatus::end) break;
-    if (status == LineStatus::too_long) {
+    const LineRead status = read_bounded_line(in, line, max_line_length);
+    if (status == LineRead::end) break;
+    if (status == LineRead::too_long) {
       send_error("line longer than " + std::to_string(max_line_length) + " characters");
       continue;
     }
