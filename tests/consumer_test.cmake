@@ -41,5 +41,16 @@ if(NOT CMAKE_HOST_WIN32 AND NOT CMAKE_HOST_APPLE)
     message(FATAL_ERROR "consumer_c needs '${needed}', not the soname ${SONAME}")
   endif()
 endif()
+# A component that does not exist is refused, with the two that do.
+set(unknown ${WORK_DIR}/unknown_component)
+file(WRITE ${unknown}/CMakeLists.txt
+     "cmake_minimum_required(VERSION 3.25)\nproject(unknown LANGUAGES CXX)\nfind_package(moon REQUIRED CONFIG COMPONENTS cxx fortran)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${unknown} -B ${unknown}/build -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix}
+                        -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF
+                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+string(REGEX REPLACE "[ \t\r\n]+" " " errors "${errors}")  # CMake wraps its messages
+if(status EQUAL 0 OR NOT errors MATCHES "moon has no component 'fortran': its components are cxx \\(moon::moon\\) and c \\(moon::moon_c\\)")
+  message(FATAL_ERROR "find_package(moon COMPONENTS cxx fortran) was not refused as it should be (${status}):\n${errors}")
+endif()
 message(STATUS "installed to ${prefix}; the consumer project built and ran with moon::moon and moon::moon_c")
 file(REMOVE_RECURSE ${WORK_DIR})
