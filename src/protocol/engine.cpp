@@ -4,11 +4,11 @@
 #include <exception>
 #include <optional>
 
+#include "bounded_line.hpp"
 #include "moon/display.hpp"
 #include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
-#include "bounded_line.hpp"
 #include "moon/perft.hpp"
 
 #ifndef MOON_VERSION
