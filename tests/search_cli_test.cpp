@@ -700,6 +700,16 @@ TEST_CASE("moon match against an engine in another program, through the protocol
     CHECK(gone());
     std::filesystem::remove(stuck_pid_file);
   }
+  // An engine that moves to another process group (here moon's own) and closes its input and
+  // output is killed all the same: the kill of its group alone missed it, and the match waited
+  // until it ended by itself (30 s).
+  {
+    const auto started = std::chrono::steady_clock::now();
+    check_fails("match --games 2 --depth 1 --b-engine \"python3 -c 'import os, time; "
+                "os.setpgid(0, os.getpgid(os.getppid())); os.close(0); os.close(1); time.sleep(30)'\"",
+                "it did not answer 'umi' with 'umiok': it closed its output (still running); the match");
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+  }
   // Output without a newline is read up to 1 MiB, not until the memory runs out; an engine's
   // long message is cut short in ours.
   check_fails("match --games 2 --depth 1 --b-engine 'cat /dev/zero'",

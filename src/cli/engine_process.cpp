@@ -92,8 +92,10 @@ EngineProcess::~EngineProcess() {
   }
   if (pid_ <= 0 || raw_status_) return;
   if (how_it_ended() == "still running") {
-    // Its whole process group: what it started (a script's commands) goes too.
+    // Its whole process group: what it started (a script's commands) goes too. And the engine
+    // itself, should it have moved to another group: the wait below would last as long as it did.
     kill(-pid_, SIGKILL);
+    kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
 }

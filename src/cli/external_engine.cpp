@@ -68,7 +68,11 @@ ExternalEngine::Wait ExternalEngine::wait_for(Done done, Clock::time_point deadl
 }
 
 std::string ExternalEngine::failure(Wait wait, std::chrono::milliseconds waited) {
-  if (wait == Wait::ended) return "it ended (" + process_.how_it_ended() + ")";
+  if (wait == Wait::ended) {
+    // Its output ends when it does, or when it closes it and goes on (then it is killed).
+    const std::string how = process_.how_it_ended();
+    return how == "still running" ? "it closed its output (still running)" : "it ended (" + how + ")";
+  }
   if (wait == Wait::too_long)
     return "it wrote more than " + std::to_string(EngineProcess::max_line_bytes >> 20) + " MiB without a newline";
   const auto ms = waited.count();
