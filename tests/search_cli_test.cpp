@@ -1,8 +1,8 @@
 // The search commands of the built `moon` program: analyze, bench, play (scripted), solve, match.
 #include <doctest/doctest.h>
 
-
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -13,10 +13,10 @@
 #include <thread>
 #include <vector>
 
-#include "cli/elo.hpp"
-#include "moon/movegen.hpp"
 #include "child_process.hpp"
+#include "cli/elo.hpp"
 #include "machine_memory.hpp"
+#include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "run_moon.hpp"
 
