@@ -26,10 +26,14 @@ class ChildProcess {
   enum class Interrupts { as_usual, ignored };  // ignored: as a shell starts a script's background job
   // Standard input: a pipe, or a terminal (a pseudo-terminal without echo), as a person types.
   enum class Input { pipe, terminal };
+  // Standard output: a pipe, or a terminal (a pseudo-terminal, which standard error shares, as a
+  // person sees both; its output processing off, so that lines end in '\n' alone).
+  enum class Output { pipe, terminal };
 
   // With `with_stderr`, standard error comes through the same pipe as standard output.
   explicit ChildProcess(const std::vector<std::string>& argv, bool with_stderr = false,
-                        Interrupts interrupts = Interrupts::as_usual, Input input = Input::pipe) {
+                        Interrupts interrupts = Interrupts::as_usual, Input input = Input::pipe,
+                        Output output = Output::pipe) {
     signal(SIGPIPE, SIG_IGN);  // writing to a child that has ended must fail, not kill the tests
     int in[2] = {-1, -1}, out[2] = {-1, -1};
     const auto fail = [&](const char* what) {  // nothing left open behind
@@ -37,19 +41,30 @@ class ChildProcess {
         if (fd >= 0) close(fd);
       throw std::runtime_error(what);
     };
-    if (pipe(out) != 0) fail("pipe failed");
+    // A pseudo-terminal: `master` the test's side, `other` the program's, its mode changed by
+    // `adjust`.
+    const auto open_terminal = [&](int& master, int& other, auto adjust) {
+      master = posix_openpt(O_RDWR | O_NOCTTY);
+      if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) fail("no pseudo-terminal");
+      other = open(ptsname(master), O_RDWR | O_NOCTTY);
+      if (other < 0) fail("no pseudo-terminal");
+      termios mode{};
+      tcgetattr(other, &mode);
+      adjust(mode);
+      tcsetattr(other, TCSANOW, &mode);
+    };
+    if (output == Output::pipe) {
+      if (pipe(out) != 0) fail("pipe failed");
+    } else {
+      // Read as the screen.
+      open_terminal(out[0], out[1], [](termios& mode) { mode.c_oflag &= ~tcflag_t(OPOST); });
+      with_stderr = true;
+    }
     if (input == Input::pipe) {
       if (pipe(in) != 0) fail("pipe failed");
     } else {
-      // in[1]: the terminal's master side, written to as keys typed; in[0]: its other side.
-      in[1] = posix_openpt(O_RDWR | O_NOCTTY);
-      if (in[1] < 0 || grantpt(in[1]) != 0 || unlockpt(in[1]) != 0) fail("no pseudo-terminal");
-      in[0] = open(ptsname(in[1]), O_RDWR | O_NOCTTY);
-      if (in[0] < 0) fail("no pseudo-terminal");
-      termios mode{};
-      tcgetattr(in[0], &mode);
-      mode.c_lflag &= ~tcflag_t(ECHO);  // nobody reads the echo
-      tcsetattr(in[0], TCSANOW, &mode);
+      // Written to as keys typed; nobody reads the echo.
+      open_terminal(in[1], in[0], [](termios& mode) { mode.c_lflag &= ~tcflag_t(ECHO); });
     }
     pid_ = fork();
     if (pid_ < 0) fail("fork failed");

@@ -62,7 +62,9 @@ bool handle_interrupts(void (*handler)(int), struct sigaction& before) {
 
 }  // namespace
 
-InterruptWatch::InterruptWatch(std::string_view command, std::string_view doing) : command_(command), doing_(doing) {
+InterruptWatch::InterruptWatch(std::string_view command, std::string_view doing,
+                               std::function<void(const std::string&)> write_notice)
+    : command_(command), doing_(doing), write_notice_(std::move(write_notice)) {
   // Started with SIGINT ignored, there is nothing to watch.
   if (!handle_interrupts(on_interrupt, replaced)) return;
   // A Ctrl-C before the watcher's first look is not lost: the flag waits for it.
@@ -92,7 +94,10 @@ void InterruptWatch::watch(std::stop_token end) {
   }
   // One write, so that the line cannot interleave with the command's output on a shared pipe.
   const std::string notice = "moon " + command_ + ": interrupted, " + doing_ + " (Ctrl-C again to quit at once)\n";
-  std::cerr << notice << std::flush;
+  if (write_notice_)
+    write_notice_(notice);
+  else
+    std::cerr << notice << std::flush;
   stop_.request_stop();
 }
 

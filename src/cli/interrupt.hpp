@@ -5,6 +5,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <stop_token>
 #include <string>
@@ -19,10 +20,13 @@ inline constexpr int interrupted_status = 130;
 // While it lives, SIGINT requests stop on token() and writes "moon <command>: interrupted,
 // <doing> (Ctrl-C again to quit at once)" to standard error, unless the program was started
 // with SIGINT ignored. One at a time in a process (the signal's handling is process-wide); one
-// after another is fine (moon play watches each time the engine thinks).
+// after another is fine (moon play watches each time the engine thinks). With `write_notice`,
+// the notice (a whole line, newline included) is handed to it instead, from the watcher's
+// thread: for a command whose progress line on a terminal must be ended first.
 class InterruptWatch {
  public:
-  explicit InterruptWatch(std::string_view command, std::string_view doing = "stopping");
+  explicit InterruptWatch(std::string_view command, std::string_view doing = "stopping",
+                          std::function<void(const std::string&)> write_notice = {});
   ~InterruptWatch();  // the handling before it, back
   InterruptWatch(const InterruptWatch&) = delete;
   InterruptWatch& operator=(const InterruptWatch&) = delete;
@@ -35,6 +39,7 @@ class InterruptWatch {
 
   std::string command_;
   std::string doing_;
+  std::function<void(const std::string&)> write_notice_;
   std::stop_source stop_;
   std::mutex mutex_;
   std::condition_variable_any wake_;

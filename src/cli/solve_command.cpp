@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/solve_progress.hpp"
 #include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/solver.hpp"
@@ -15,6 +16,7 @@ namespace {
 
 constexpr std::string_view name = "solve";
 static_assert(announced_solve_table_mb == 256 && default_solve_hash_mb == 64, "the help text below says 256 MiB and 64 MiB");
+static_assert(SolveProgress::default_log_interval == std::chrono::seconds(10), "the help text below says 10 s");
 static_assert(max_solve_hash_mb == 65536 && max_solve_threads == 256, "the help text below states these ranges");
 constexpr std::string_view help =
     "Usage: moon solve [options] [MOVE ...]\n"
@@ -27,11 +29,14 @@ constexpr std::string_view help =
     "  bestmove MOVE    a move that keeps the value and the distance ('none' if the game is over)\n"
     "  nodes N\n"
     "  time_ms N\n"
-    "Progress goes to standard error while the solver works (and, for a table of 256 MiB or\n"
-    "more, a line while it is made: every page is written then, about 2 s a GiB). Positions deep\n"
-    "in the game solve in moments; positions early in the movement phase or in placement may be\n"
-    "out of reach. Ctrl-C stops the solve (nothing is proven then; exit status 130); a second\n"
-    "Ctrl-C quits at once, as does the first while the table is being made.\n"
+    "Progress goes to standard error while the solver works: the question it is asking, then the\n"
+    "nodes, their rate, the time and the table's fill; on a terminal, a line per question with\n"
+    "the figures redrawn in place beneath it, elsewhere a line when the question changes and\n"
+    "else one every 10 s. A table of 256 MiB or more gets a line while it is made (every page\n"
+    "is written then, about 2 s a GiB). Positions deep in the game solve in moments; positions\n"
+    "early in the movement phase or in placement may be out of reach. Ctrl-C stops the solve\n"
+    "(nothing is proven then; exit status 130); a second Ctrl-C quits at once, as does the\n"
+    "first while the table is being made.\n"
     "\n"
     "Options:\n"
     "  --hash MB          transposition table size in MiB (0-65536, at most the machine's\n"
@@ -84,18 +89,21 @@ int solve_command(Args args) {
   if (!played) return usage_error(name, played.error().message);
   const Position position = *played;
 
-  if (!quiet) options.progress = [](const std::string& line) { std::cerr << "solve: " << line << std::endl; };
+  // Made before the solver, whose threads report to it, and gone after.
+  SolveProgress progress(std::cerr, "solve: ", standard_error_terminal());
+  if (!quiet) options.progress = [&progress](const std::string& line) { progress.report(line); };
   // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
   auto solver = Solver::create(options, true);
   if (!solver) return resource_failure(name, solver.error().message);  // threads the system will not make
   // Only now: Ctrl-C while the table is made (seconds a GiB) kills the program at once, as
   // nothing is proven yet that could be printed.
-  const InterruptWatch interrupt(name);
+  const InterruptWatch interrupt(name, "stopping", [&progress](const std::string& notice) { progress.notice(notice); });
   // With --moves the position's value is the best move's (none if the game is over: then solve()).
   std::vector<MoveValue> move_values;
   if (every_move) {
     auto analysis = (*solver)->analyze(position, interrupt.token());
+    progress.finish();
     if (!analysis) {
       std::cerr << "moon solve: " << analysis.error().message << "\n";
       return interrupt.interrupted() ? interrupted_status : 1;
@@ -104,6 +112,7 @@ int solve_command(Args args) {
   }
   const auto result = move_values.empty() ? (*solver)->solve(position, interrupt.token())
                                           : Expected<SolveResult>(result_of(move_values));
+  progress.finish();
   if (!result) {
     std::cerr << "moon solve: " << result.error().message << "\n";
     return interrupt.interrupted() ? interrupted_status : 1;
