@@ -251,11 +251,11 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
     const std::int64_t ms = elapsed_ms();
     const std::uint64_t n = ticked_nodes.load(std::memory_order_relaxed);
     char line[160];
-    std::snprintf(line, sizeof line, " | %llu nodes, %.1f Mn/s, %.1f s, table %d permille",
+    std::snprintf(line, sizeof line, "%llu nodes, %.1f Mn/s, %.1f s, table %d permille",
                   static_cast<unsigned long long>(n), ms > 0 ? double(n) / double(ms) / 1000.0 : 0.0,
                   double(ms) / 1000.0, s.table.fill_permille());
     try {
-      s.options.progress(s.progress_prefix + last_note + line);
+      s.options.progress(s.progress_prefix + last_note + std::string(solve_progress_separator) + line);
     } catch (...) {
       // Thrown on a solver thread, where it would end the process: it ends the solve instead and
       // reaches the caller of solve(), as an exception from a search's callback does.

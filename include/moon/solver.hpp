@@ -79,14 +79,18 @@ inline constexpr std::size_t announced_solve_table_mb = announced_table_mb;
 
 inline constexpr std::size_t default_solve_hash_mb = 64;
 
+// Between the question and the counts in a progress line while solving.
+inline constexpr std::string_view solve_progress_separator = " | ";
+
 struct SolveOptions {
   // Transposition table size in MiB, 0 (no table) to max_solve_hash_mb, and at most the
   // machine's physical memory (memory.hpp).
   std::size_t hash_mb = default_solve_hash_mb;
   int threads = 1;           // 1 to max_solve_threads (lazy SMP on one shared table)
   bool distance = true;      // false: prove only win/draw/loss (plies = -1, best keeps the outcome)
-  // Called with one line of progress text (no newline) now and then: while solving, from the
-  // first of the solver's threads (not the thread that called solve()), with
+  // Called with one line of progress text (no newline) now and then (while solving: the question
+  // being asked, solve_progress_separator, then the counts). While solving, from the first of
+  // the solver's threads (not the thread that called solve()), with
   // solve_callback_stack_bytes of stack to use; while Solver::create() makes a large table, from
   // the thread that called it. An exception from it ends the solve (or analysis, or the making)
   // and is rethrown to the caller of solve(), analyze() or create(); the solver stays usable.

@@ -1,5 +1,5 @@
 // moon solve's progress on standard error. While it proves, the solver reports about once a
-// second a line "<question> | <counts>" (solver.hpp): the question it is asking, with what it has
+// second a line "<question> | <counts>" (solve_progress_separator, solver.hpp): the question it is asking, with what it has
 // proven so far, then the nodes, their rate, the time and the table's fill. A solve of an hour
 // would write thousands of such lines, mostly repeating the question, so:
 // - on a terminal, each question gets a line of its own, and its counts a line beneath that is
@@ -12,6 +12,7 @@
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -39,7 +40,9 @@ class SolveProgress {
   void finish();
 
  private:
-  void end_counts_line();  // with mutex_ held
+  // With mutex_ held: "\n" if a counts line is open (closed by it, and kept), else nothing; put
+  // before the next text, in the same write.
+  std::string close_counts_line();
 
   std::ostream& out_;
   std::string label_;
@@ -49,8 +52,7 @@ class SolveProgress {
   std::mutex mutex_;
   std::string question_;               // the last question written
   bool counts_line_open_ = false;      // terminal: the cursor is at the end of a counts line
-  Clock::time_point last_written_{};   // log: when the last line was written
-  bool written_any_ = false;
+  std::optional<Clock::time_point> last_logged_;  // log: when the last line was written
 };
 
 // The terminal_columns for standard error: empty if it is not a terminal.
