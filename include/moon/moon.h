@@ -85,7 +85,7 @@ MOON_API const char* moon_version(void);
 #define MOON_POSITION_TEXT_SIZE 64 /* a position string and its NUL */
 #define MOON_MOVE_TEXT_SIZE 8      /* a move and its NUL */
 #define MOON_SQUARES_TEXT_SIZE 80  /* "a1 b1 ... e5": every square, spaces, NUL */
-#define MOON_MAX_MOVES 128         /* no position has more legal moves */
+#define MOON_MAX_MOVES 128         /* room for every legal move (at most 60 in any position) */
 #define MOON_PV_TEXT_SIZE 512      /* a principal variation, cut after whole moves */
 #define MOON_DRAW_TEXT_SIZE 1024   /* a drawn board and its status line */
 #define MOON_MAX_PERFT_DEPTH 255

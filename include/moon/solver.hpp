@@ -4,7 +4,8 @@
 // - win:  the fewest plies in which the side to move can force the end of the game with its win;
 // - loss: the most plies the side to move can hold out before the game ends with its loss;
 // - draw: the fewest plies in which the game ends drawn when both sides only ever play moves
-//         that keep the draw (a drawn game ends only by the clock, or is already over).
+//         that keep the draw (a drawn game ends by the clock with equal counts, or at the last
+//         placement of a custom setup that leaves both sides one counter or none).
 // A position that is already over has distance 0 and no best move.
 #pragma once
 
@@ -72,7 +73,7 @@ inline constexpr std::size_t solve_thread_stack_bytes = std::size_t{256} << 20;
 inline constexpr std::size_t solve_least_thread_stack_bytes = std::size_t{16} << 20;
 inline constexpr std::size_t solve_callback_stack_bytes = std::size_t{8} << 20;
 // Every page of a solver's table is written when it is made, so that memory the machine lacks
-// fails then, not in the middle of a solve: about 1.7 s a GiB on the machine of docs/SOLVER.md.
+// fails then, not in the middle of a solve: about 2 s a GiB on the machines of docs/SOLVER.md.
 // From this size on, Solver::create() can say so while it is made (`moon solve`, `go solve`):
 // the size from which every table is announced (memory.hpp).
 inline constexpr std::size_t announced_solve_table_mb = announced_table_mb;
