@@ -71,14 +71,19 @@ struct Solver::Impl {
   ThreadPool threads{solve_thread_stack_bytes, solve_least_thread_stack_bytes};  // the searches run on these
 };
 
-Solver::Solver(SolveOptions options) : impl_(std::make_unique<Impl>()) {
-  impl_->options = clamped(std::move(options));
+Solver::Solver(SolveOptions options) : Solver(options, Unmade{}) {
   // A size the machine cannot hold: no table (set_options() says why instead).
-  if (!impl_->table.resize(impl_->options.hash_mb)) impl_->options.hash_mb = 0;
+  const std::size_t mb = clamped(std::move(options)).hash_mb;
+  if (impl_->table.resize(mb)) impl_->options.hash_mb = mb;
   impl_->table.set_growing(table_grows(impl_->options));
   // Made now rather than in the first solve, which would pay for them; threads the system will
   // not make are an error of solve() (and of set_options()).
   (void)impl_->threads.reserve(impl_->options.threads);
+}
+
+Solver::Solver(SolveOptions options, Unmade) : impl_(std::make_unique<Impl>()) {
+  impl_->options = clamped(std::move(options));
+  impl_->options.hash_mb = 0;
 }
 
 Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool announce_table,
@@ -90,9 +95,7 @@ Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool anno
     say(making_table_text(options.hash_mb));
   }
   const auto started = std::chrono::steady_clock::now();
-  SolveOptions without_table = options;
-  without_table.hash_mb = 0;
-  auto solver = std::make_unique<Solver>(std::move(without_table));
+  auto solver = std::unique_ptr<Solver>(new Solver(options, Unmade{}));
   if (auto ok = solver->set_options(std::move(options), stop); !ok) return ok.error();
   if (announced) say(table_made_text(std::chrono::steady_clock::now() - started));
   return solver;
@@ -109,13 +112,24 @@ Expected<bool> Solver::set_options(SolveOptions options, const std::stop_token& 
                  std::to_string(max_solve_threads) + ")"};
   std::lock_guard lock(impl_->mutex);
   if (impl_->solving) return Error{"cannot change the options while solving"};
-  // Threads made before a failure stay, idle: nothing a caller can see changes.
-  if (const auto made = impl_->threads.reserve(options.threads); !made)
-    return Error{"cannot make " + std::to_string(options.threads) + " solver threads: " + made.error().message};
-  if (options.hash_mb != impl_->options.hash_mb) {
+  // The table first: the threads' stacks then take what address space is left, halved to fit,
+  // rather than leaving too little for the table.
+  const std::size_t old_mb = impl_->options.hash_mb;
+  const bool resized = options.hash_mb != old_mb;
+  if (resized) {
     // On failure (more than the machine's memory, or not to be had) nothing changes.
     if (auto ok = impl_->table.resize(options.hash_mb, stop); !ok) return ok;
     impl_->table_rules.reset();
+  }
+  // Threads made before a failure stay, idle: nothing a caller can see changes but the table's
+  // entries, which only save time. Its old size is had again (the new one freed first); were
+  // even that refused, the solver goes without a table, as the constructor does.
+  if (const auto made = impl_->threads.reserve(options.threads); !made) {
+    if (resized && !impl_->table.resize(old_mb)) {
+      (void)impl_->table.resize(0);
+      impl_->options.hash_mb = 0;
+    }
+    return Error{"cannot make " + std::to_string(options.threads) + " solver threads: " + made.error().message};
   }
   impl_->options = std::move(options);
   impl_->table.set_growing(table_grows(impl_->options));

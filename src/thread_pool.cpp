@@ -1,19 +1,52 @@
 #include "thread_pool.hpp"
 
+#include <sys/mman.h>
+
+#include <optional>
+
 namespace moon {
+
+namespace {
+
+// Address space taken (no memory: nothing can touch it) while it lives, where the system gives
+// it; where it will not, nothing (there is no room to keep then).
+class AddressSpaceHold {
+ public:
+  explicit AddressSpaceHold(std::size_t bytes) : bytes_(bytes) {
+    start_ = mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  }
+  ~AddressSpaceHold() {
+    if (start_ != MAP_FAILED) munmap(start_, bytes_);
+  }
+  AddressSpaceHold(const AddressSpaceHold&) = delete;
+  AddressSpaceHold& operator=(const AddressSpaceHold&) = delete;
+
+ private:
+  std::size_t bytes_;
+  void* start_;
+};
+
+}  // namespace
 
 ThreadPool::~ThreadPool() { end_threads_from(0); }
 
 Expected<bool> ThreadPool::reserve(int count) {
+  if (int(threads_.size()) >= count) return true;
+  std::optional<AddressSpaceHold> headroom(std::in_place, headroom_bytes);
   const std::size_t kept = threads_.size();
-  for (std::size_t bytes = stack_bytes_;; bytes /= 2) {
+  for (std::size_t bytes = stack_bytes_;;) {
     const auto made = add_threads(count, bytes);
     if (made) return made;
     // All the threads this call makes get the same stack: keeping the ones made at the larger
     // size and giving the rest ever less would let the first few take the address space the
     // others need (under a 4 GiB limit `moon solve` refused 24 threads, where 24 of 64 MiB fit).
     end_threads_from(kept);
-    if (bytes / 2 < least_stack_bytes_) return made;
+    if (bytes / 2 >= least_stack_bytes_)
+      bytes /= 2;
+    else if (headroom)
+      headroom.reset();  // the least stack once more, without room to spare: threads rather than none
+    else
+      return made;
   }
 }
 

@@ -24,7 +24,11 @@ class ThreadPool {
  public:
   // Threads get a stack of `stack_bytes`; where the system will not give that much to all the
   // threads one reserve() or run() makes (a limit on a process's address space, say), all of them
-  // get half as much, and so on down to `least_stack_bytes`.
+  // get half as much, and so on down to `least_stack_bytes`. While it makes them, the pool holds
+  // headroom_bytes of address space and lets them go after, so that stacks halved to fit leave
+  // room for what the process does next (another thread, its memory), not a few KiB; only the
+  // least stack is tried without it too, as threads that fit tightly beat none.
+  static constexpr std::size_t headroom_bytes = std::size_t{64} << 20;
   // `start` makes each thread: StackThread::start, or, in the tests, a stand-in that refuses
   // some as the system would, so that what the pool does then runs under every sanitizer.
   using ThreadStarter =

@@ -1435,6 +1435,46 @@ TEST_CASE("deep lines: a search short of stack stops and says so; the Solver's o
   }
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("Solver::create() short of address space: the table first, the threads' stacks fitted to what is left" *
+          doctest::test_suite("threads")) {
+  // 1100 MiB more than the process has: four stacks of 256 MiB fit (with the thread pool's
+  // headroom of 64 MiB), but not beside a 128 MiB table. Made after the threads, the table was
+  // refused, where a smaller limit, which halved the stacks, gave it.
+  const test::AddressSpaceGuard guard(1100);
+  const auto solver = Solver::create(SolveOptions{128, 4, true, {}});
+  REQUIRE(solver.has_value());
+  const auto pos = parse_position("1x1x1/4x/1x3/ox1ox/2o2 x");
+  REQUIRE(pos.has_value());
+  const auto r = (*solver)->solve(*pos);
+  REQUIRE(r.has_value());
+  CHECK(r->outcome == Outcome::win);
+  CHECK(r->plies == 15);
+}
+
+TEST_CASE("Solver::set_options(): threads refused after a new table: the error, the table back at its old size" *
+          doctest::test_suite("threads")) {
+  const auto pos = parse_position("xo3/5/5/5/3ox x");
+  REQUIRE(pos.has_value());
+  const auto on_empty_table = Solver(SolveOptions{1, 1, true, {}}).solve(*pos);
+  REQUIRE(on_empty_table.has_value());
+  Solver solver(SolveOptions{1, 1, true, {}});
+  REQUIRE(solver.solve(*pos).has_value());
+  {
+    const test::AddressSpaceGuard guard(256);  // the 2 MiB table fits; 200 stacks of 16 MiB do not
+    const auto refused = solver.set_options(SolveOptions{2, 200, true, {}});
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().message.rfind("cannot make 200 solver threads: ", 0) == 0);
+  }
+  // Still one thread, on an empty table of 1 MiB: what a new solver of the old options visits.
+  const auto r = solver.solve(*pos);
+  REQUIRE(r.has_value());
+  CHECK(r->outcome == on_empty_table->outcome);
+  CHECK(r->plies == on_empty_table->plies);
+  CHECK(r->nodes == on_empty_table->nodes);
+}
+#endif
+
 TEST_CASE("a hash size above the machine's memory is refused; the table and the options stay" *
           doctest::skip(test::over_memory_mb() == 0)) {
   const std::size_t over = test::over_memory_mb();

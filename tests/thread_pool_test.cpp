@@ -141,6 +141,33 @@ TEST_CASE("ThreadPool: short of address space, the threads one call makes share 
 }
 #endif
 
+#ifndef MOON_SANITIZE_BUILD
+TEST_CASE("ThreadPool: short of address space, the threads leave room for what the process does next" *
+          doctest::test_suite("threads")) {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  static_assert(moon::ThreadPool::headroom_bytes == 64 * mib, "the sizes below assume it");
+  const moon::test::AddressSpaceGuard guard(516);
+  moon::ThreadPool pool(256 * mib, 16 * mib);
+  REQUIRE(pool.reserve(4).has_value());
+  // Four stacks of 128 MiB would fit, but leave 4 MiB: not the headroom of 64 MiB. Of 64 MiB
+  // they leave 260.
+  for (int i = 0; i < 4; ++i) CHECK(pool.stack_bytes(i) == 64 * mib);
+  // What a program does next: a thread with the usual stack (std::thread throws if the system
+  // will not make it), and memory.
+  CHECK_NOTHROW(std::thread([] {}).join());
+  CHECK_NOTHROW(std::vector<char>(32 * mib, 1));
+  std::atomic<int> parts{0};
+  REQUIRE(pool.run(4, [&](int) { ++parts; }).has_value());
+  CHECK(parts == 4);
+  // Where only the least stack fits, and without the headroom, the threads are made all the same.
+  moon::ThreadPool tight(256 * mib, 32 * mib);
+  const moon::test::AddressSpaceGuard tighter(100);  // of the 100 MiB more, 64 are held at first
+  REQUIRE(tight.reserve(2).has_value());
+  CHECK(tight.stack_bytes(0) == 32 * mib);
+  CHECK(tight.stack_bytes(1) == 32 * mib);
+}
+#endif
+
 TEST_CASE("ThreadPool: refused threads: the ones a call made are ended, all get the same smaller stack" *
           doctest::test_suite("threads")) {
   constexpr std::size_t mib = std::size_t{1} << 20;

@@ -119,7 +119,11 @@ class Solver {
   Solver& operator=(const Solver&) = delete;
 
   // Validates (hash 0..max_solve_hash_mb and at most the machine's physical memory, threads
-  // 1..max_solve_threads); not while solving. On an error nothing changes (the table stays).
+  // 1..max_solve_threads); not while solving. On an error nothing changes (the table stays; but
+  // where a new size was made and then the threads could not be, the table is made again at
+  // its old size, empty). The table is made before the threads, whose stacks take what address
+  // space is left (ThreadPool halves them to fit), so that a limit on it refuses no table that
+  // a smaller limit would have given.
   // The constructor clamps invalid options into range instead, and solves without a table when
   // the hash size cannot be had; call this to get the error. A stop requested on `stop` while a
   // new table's pages are written (seconds a GiB) ends it with the error "stopped while making
@@ -148,6 +152,10 @@ class Solver {
  private:
   struct Impl;
   class Session;
+  // The options clamped, no table and no thread made yet: create() then makes the table
+  // before the threads (set_options()).
+  struct Unmade {};
+  Solver(SolveOptions options, Unmade);
   Expected<SolveResult> prove(const Position& pos);  // solve() within a Session
   std::unique_ptr<Impl> impl_;
 };

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <utility>
 
 namespace moon::cli {
@@ -70,8 +71,12 @@ InterruptWatch::InterruptWatch(std::string_view command, std::string_view doing,
   // A Ctrl-C before the watcher's first look is not lost: the flag waits for it.
   try {
     watcher_ = std::jthread([this](std::stop_token end) { watch(end); });
-  } catch (...) {
+  } catch (const std::system_error& e) {
     sigaction(SIGINT, &replaced, nullptr);  // no watcher: Ctrl-C must not be swallowed
+    signalled.store(false);
+    throw std::system_error(e.code(), "cannot start the thread that watches for Ctrl-C");
+  } catch (...) {
+    sigaction(SIGINT, &replaced, nullptr);
     signalled.store(false);
     throw;
   }
