@@ -24,7 +24,7 @@ struct job {
   const moon_position* position;
   moon_search_info result;
   moon_status status;
-  char message[512]; /* moon_last_error() is per thread: the worker's, kept for main */
+  char message[MOON_ERROR_TEXT_SIZE]; /* moon_last_error() is per thread: the worker's, kept for main */
 };
 
 static void print_score(const moon_search_info* info) {

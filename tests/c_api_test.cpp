@@ -134,6 +134,10 @@ TEST_CASE("C API: legal moves with their captures, and playing them") {
   size_t needed = 0;
   CHECK(moon_position_legal_moves(pos.p, moves, 2, &needed) == MOON_ERROR_BUFFER_TOO_SMALL);
   CHECK(needed == 5);
+  needed = 0;  // no buffer at all: the count only
+  CHECK(moon_position_legal_moves(pos.p, nullptr, 0, &needed) == MOON_ERROR_BUFFER_TOO_SMALL);
+  CHECK(needed == 5);
+  CHECK(moon_position_legal_moves(pos.p, nullptr, 1, &needed) == MOON_ERROR_INVALID_ARGUMENT);
 
   uint32_t captured = 0;
   REQUIRE(moon_position_play(pos.p, "c2c1", &captured) == MOON_OK);
@@ -195,6 +199,9 @@ TEST_CASE("C API: buffers that are too small, NULL arguments, the board drawn") 
   CHECK(moon_position_new(nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(moon_position_play(pos.p, nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(moon_squares_to_string(1u << 25, small, sizeof small) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_squares_to_string: bits above 24 are not squares");
+  CHECK(moon_squares_to_string(0, small, sizeof small) == MOON_OK);
+  CHECK(std::string(small).empty());
   moon_position_free(nullptr);
   moon_engine_free(nullptr);
 
@@ -498,6 +505,34 @@ TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEM
   }
   CHECK(nodes == 5100480);  // perft(5) from the start, as tests/data/perft-reference.txt gives
   CHECK(overflow == 0);
+}
+#endif
+
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("C API: memory that runs out: MOON_ERROR_OUT_OF_MEMORY, with the function's name") {
+  // Positions made until the process's address space, 8 MiB more than it has, is full (and the
+  // heap memory earlier tests gave back): the failing call's message is read before anything
+  // else may allocate.
+  std::vector<moon_position*> made;
+  made.reserve(std::size_t{1} << 24);
+  moon_status status = MOON_OK;
+  char message[MOON_ERROR_TEXT_SIZE] = "";
+  {
+    const moon::test::AddressSpaceGuard guard(8);
+    while (made.size() < made.capacity()) {
+      moon_position* p = nullptr;
+      status = moon_position_new(nullptr, &p);
+      if (status != MOON_OK) {
+        std::strncpy(message, moon_last_error(), sizeof message - 1);
+        break;
+      }
+      made.push_back(p);
+    }
+  }
+  for (moon_position* p : made) moon_position_free(p);
+  REQUIRE(made.size() < made.capacity());  // it ran out
+  CHECK(status == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(std::string(message) == "moon_position_new: out of memory");
 }
 #endif
 
@@ -895,6 +930,9 @@ TEST_CASE("C API: every move's proven value, best first; a buffer too small; a s
   // Too small a buffer: refused before any proof, with the count needed.
   std::size_t needed = 0;
   CHECK(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, values, 2, &needed) == MOON_ERROR_BUFFER_TOO_SMALL);
+  CHECK(needed == count);
+  needed = 0;
+  CHECK(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, nullptr, 0, &needed) == MOON_ERROR_BUFFER_TOO_SMALL);
   CHECK(needed == count);
   CHECK(contains(moon_last_error(), "moon_engine_solve_moves: "));
   CHECK(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, nullptr, 4, &needed) == MOON_ERROR_INVALID_ARGUMENT);

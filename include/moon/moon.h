@@ -68,8 +68,9 @@ typedef enum moon_status {
   MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */
 } moon_status;
 
-/* The message of the last failed call on this thread ("" if none). Valid until the next
- * failing call on this thread. */
+/* The message of the last failed call on this thread ("" if none), at most
+ * MOON_ERROR_TEXT_SIZE - 1 characters (a longer one is cut). Valid until the next failing call
+ * on this thread. */
 MOON_API const char* moon_last_error(void);
 
 /* "MOON_OK", "MOON_ERROR_PARSE", ...; "MOON_UNKNOWN_STATUS" for other values. */
@@ -88,6 +89,7 @@ MOON_API const char* moon_version(void);
 #define MOON_MAX_MOVES 128         /* room for every legal move (at most 60 in any position) */
 #define MOON_PV_TEXT_SIZE 512      /* a principal variation, cut after whole moves */
 #define MOON_DRAW_TEXT_SIZE 1024   /* a drawn board and its status line */
+#define MOON_ERROR_TEXT_SIZE 512   /* a message of moon_last_error() and its NUL, at most */
 #define MOON_MAX_PERFT_DEPTH 255
 
 /* ---------------------------------------------------------------- rules */
@@ -157,7 +159,7 @@ typedef struct moon_move {
 /* The legal moves, in the engine's generation order, into moves[0 .. *count - 1].
  * capacity MOON_MAX_MOVES always suffices; a smaller one that cannot hold them all gives
  * MOON_ERROR_BUFFER_TOO_SMALL with *count set to the number needed. A game that is over has
- * no moves (*count = 0). */
+ * no moves (*count = 0). moves may be NULL with capacity 0, to count them only. */
 MOON_API moon_status moon_position_legal_moves(const moon_position* position, moon_move* moves, size_t capacity,
                                                size_t* count);
 
@@ -171,7 +173,8 @@ MOON_API moon_status moon_position_play(moon_position* position, const char* mov
  * (MOON_DRAW_TEXT_SIZE bytes suffice). */
 MOON_API moon_status moon_position_draw(const moon_position* position, char* buffer, size_t size);
 
-/* The names of the squares in a mask, lowest first, separated by spaces: "b2 c2". */
+/* The names of the squares in a mask, lowest first, separated by spaces: "b2 c2" (an empty
+ * string for 0). A mask with bits above 24, which are no squares, is MOON_ERROR_INVALID_ARGUMENT. */
 MOON_API moon_status moon_squares_to_string(uint32_t squares, char* buffer, size_t size);
 
 /* Counts the leaves of the legal-move tree depth plies deep (0 to MOON_MAX_PERFT_DEPTH) with
@@ -183,8 +186,8 @@ MOON_API moon_status moon_squares_to_string(uint32_t squares, char* buffer, size
 MOON_API moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes,
                                 int* overflow);
 
-/* One legal move of a divided count: its text ("b4", "b3c3", "0000") and the leaves below it
- * (depth - 1 plies on; the low 64 bits, as in moon_perft()). */
+/* One legal move of a divided count: its text ("b4", "b3c3", "0000"; valid during the call
+ * only) and the leaves below it (depth - 1 plies on; the low 64 bits, as in moon_perft()). */
 typedef void (*moon_divide_callback)(const char* move, uint64_t nodes, void* user_data);
 
 /* moon_perft() divided by the legal moves, to find where two move generators disagree (as
@@ -259,7 +262,8 @@ typedef struct moon_search_info {
 
 /* Called on the searching thread after each completed iteration, once for each of its lines
  * (moon_search_limits.multipv), best first. With more than one line asked for, a line's score is
- * its own move's (a proven draw is that move's); with one, the position's. */
+ * its own move's (a proven draw is that move's); with one, the position's. info is valid during
+ * the call only (copy what is to be kept). */
 typedef void (*moon_search_callback)(const moon_search_info* info, void* user_data);
 
 typedef enum moon_outcome { MOON_OUTCOME_WIN = 0, MOON_OUTCOME_DRAW = 1, MOON_OUTCOME_LOSS = 2 } moon_outcome;
@@ -341,8 +345,8 @@ typedef struct moon_move_value {
  * turn, on the engine's solver table, so this takes about as long as those solves. The first
  * value is the position's own. *count receives the number of legal moves (0 when the game is
  * over); capacity MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
- * MOON_ERROR_BUFFER_TOO_SMALL (before any proof) with *count set to the number needed.
- * callback may be NULL; moon_engine_stop() or a stop signal ends it with MOON_ERROR_STOPPED. */
+ * MOON_ERROR_BUFFER_TOO_SMALL (before any proof) with *count set to the number needed (values
+ * may be NULL with capacity 0, to count the moves only). callback may be NULL; moon_engine_stop() or a stop signal ends it with MOON_ERROR_STOPPED. */
 MOON_API moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* position,
                                              moon_solve_callback callback, void* user_data, moon_move_value* values,
                                              size_t capacity, size_t* count);
@@ -375,7 +379,7 @@ MOON_API moon_status moon_engine_stop(moon_engine* engine);
  * best-ordered legal move at depth 0, or the move of the deepest completed iteration if it was
  * running), and moon_engine_solve(), moon_engine_solve_with_progress() and
  * moon_engine_solve_moves() return MOON_ERROR_STOPPED (a proof that completes before it looks
- * at the signal is returned). Every later call of an engine it is attached to stops so too:
+ * at the signal is returned, as is a value the solver's table already holds, found at once). Every later call of an engine it is attached to stops so too:
  * attach a new signal for the next search. One signal may be attached to several engines. */
 typedef struct moon_stop_signal moon_stop_signal;
 

@@ -59,7 +59,7 @@ using namespace moon;
 
 // The message of the last failure on this thread: a fixed buffer, so that recording an
 // out-of-memory failure cannot itself fail.
-thread_local char last_error_text[512] = "";
+thread_local char last_error_text[MOON_ERROR_TEXT_SIZE] = "";
 
 moon_status fail(moon_status status, std::string_view message) noexcept {
   const std::size_t n = std::min(message.size(), sizeof last_error_text - 1);
@@ -68,17 +68,31 @@ moon_status fail(moon_status status, std::string_view message) noexcept {
   return status;
 }
 
-// Runs an entry point's body: no exception leaves the library.
+// The same for "<function>: <message>", put together in the buffer (nothing allocated).
+moon_status fail(moon_status status, std::string_view function, std::string_view message) noexcept {
+  (void)fail(status, function);
+  std::size_t n = std::strlen(last_error_text);
+  for (std::string_view part : {std::string_view(": "), message}) {
+    const std::size_t copied = std::min(part.size(), sizeof last_error_text - 1 - n);
+    std::memcpy(last_error_text + n, part.data(), copied);
+    n += copied;
+  }
+  last_error_text[n] = '\0';
+  return status;
+}
+
+// Runs the body of the entry point `function`: no exception leaves the library, and its
+// message, as every other, starts with the function's name.
 template <class Body>
-moon_status guarded(Body&& body) noexcept {
+moon_status guarded(const char* function, Body&& body) noexcept {
   try {
     return body();
   } catch (const std::bad_alloc&) {
-    return fail(MOON_ERROR_OUT_OF_MEMORY, "out of memory");
+    return fail(MOON_ERROR_OUT_OF_MEMORY, function, "out of memory");
   } catch (const std::exception& e) {
-    return fail(MOON_ERROR_INTERNAL, e.what());
+    return fail(MOON_ERROR_INTERNAL, function, e.what());
   } catch (...) {
-    return fail(MOON_ERROR_INTERNAL, "internal error: unknown exception");
+    return fail(MOON_ERROR_INTERNAL, function, "internal error: unknown exception");
   }
 }
 
@@ -252,7 +266,7 @@ moon_status run_solver(const char* function, moon_engine& engine, moon_solve_cal
 
 moon_status solve(const char* function, moon_engine* engine, const moon_position* position,
                   moon_solve_callback callback, void* user_data, moon_solve_result* out) {
-  return guarded([&] {
+  return guarded(function, [&] {
     if (!engine) return null_argument(function, "engine");
     if (!position) return null_argument(function, "position");
     if (!out) return null_argument(function, "out");
@@ -341,7 +355,7 @@ const char* moon_status_name(moon_status status) {
 const char* moon_version(void) { return MOON_VERSION; }
 
 moon_status moon_position_new(const moon_rules* rules, moon_position** out) {
-  return guarded([&] {
+  return guarded("moon_position_new", [&] {
     if (!out) return null_argument("moon_position_new", "out");
     const auto r = to_rules(rules);
     if (!r) return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_position_new: " + r.error().message);
@@ -350,7 +364,7 @@ moon_status moon_position_new(const moon_rules* rules, moon_position** out) {
 }
 
 moon_status moon_position_from_string(const char* text, const moon_rules* rules, moon_position** out) {
-  return guarded([&] {
+  return guarded("moon_position_from_string", [&] {
     if (!text) return null_argument("moon_position_from_string", "text");
     if (!out) return null_argument("moon_position_from_string", "out");
     const auto r = to_rules(rules);
@@ -362,7 +376,7 @@ moon_status moon_position_from_string(const char* text, const moon_rules* rules,
 }
 
 moon_status moon_position_copy(const moon_position* position, moon_position** out) {
-  return guarded([&] {
+  return guarded("moon_position_copy", [&] {
     if (!position) return null_argument("moon_position_copy", "position");
     if (!out) return null_argument("moon_position_copy", "out");
     return new_position(position->value, out);
@@ -372,14 +386,14 @@ moon_status moon_position_copy(const moon_position* position, moon_position** ou
 void moon_position_free(moon_position* position) { delete position; }
 
 moon_status moon_position_to_string(const moon_position* position, char* buffer, size_t size) {
-  return guarded([&] {
+  return guarded("moon_position_to_string", [&] {
     if (!position) return null_argument("moon_position_to_string", "position");
     return copy_text(to_string(position->value), buffer, size, "moon_position_to_string");
   });
 }
 
 moon_status moon_position_get_info(const moon_position* position, moon_position_info* out) {
-  return guarded([&] {
+  return guarded("moon_position_get_info", [&] {
     if (!position) return null_argument("moon_position_get_info", "position");
     if (!out) return null_argument("moon_position_get_info", "out");
     const Position& pos = position->value;
@@ -402,7 +416,7 @@ moon_status moon_position_get_info(const moon_position* position, moon_position_
 }
 
 moon_status moon_position_get_rules(const moon_position* position, moon_rules* out) {
-  return guarded([&] {
+  return guarded("moon_position_get_rules", [&] {
     if (!position) return null_argument("moon_position_get_rules", "position");
     if (!out) return null_argument("moon_position_get_rules", "out");
     const Rules& r = position->value.rules();
@@ -413,7 +427,7 @@ moon_status moon_position_get_rules(const moon_position* position, moon_rules* o
 
 moon_status moon_position_legal_moves(const moon_position* position, moon_move* moves, size_t capacity,
                                       size_t* count) {
-  return guarded([&] {
+  return guarded("moon_position_legal_moves", [&] {
     if (!position) return null_argument("moon_position_legal_moves", "position");
     if (!count) return null_argument("moon_position_legal_moves", "count");
     if (!moves && capacity > 0) return null_argument("moon_position_legal_moves", "moves");
@@ -437,7 +451,7 @@ moon_status moon_position_legal_moves(const moon_position* position, moon_move* 
 }
 
 moon_status moon_position_play(moon_position* position, const char* move, uint32_t* captured) {
-  return guarded([&] {
+  return guarded("moon_position_play", [&] {
     if (!position) return null_argument("moon_position_play", "position");
     if (!move) return null_argument("moon_position_play", "move");
     const std::string_view text(move);
@@ -453,14 +467,14 @@ moon_status moon_position_play(moon_position* position, const char* move, uint32
 }
 
 moon_status moon_position_draw(const moon_position* position, char* buffer, size_t size) {
-  return guarded([&] {
+  return guarded("moon_position_draw", [&] {
     if (!position) return null_argument("moon_position_draw", "position");
     return copy_text(draw(position->value) + status_line(position->value) + "\n", buffer, size, "moon_position_draw");
   });
 }
 
 moon_status moon_squares_to_string(uint32_t squares, char* buffer, size_t size) {
-  return guarded([&] {
+  return guarded("moon_squares_to_string", [&] {
     if (squares & ~all_squares)
       return fail(MOON_ERROR_INVALID_ARGUMENT, "moon_squares_to_string: bits above 24 are not squares");
     return copy_text(squares_text(squares), buffer, size, "moon_squares_to_string");
@@ -472,7 +486,7 @@ namespace {
 // moon_perft() and moon_perft_divide(): `name` for the messages.
 moon_status count_leaves(const char* name, const moon_position* position, int depth, int threads,
                          moon_divide_callback on_move, void* user_data, uint64_t* nodes, int* overflow) {
-  return guarded([&] {
+  return guarded(name, [&] {
     if (!position) return null_argument(name, "position");
     if (!nodes) return null_argument(name, "nodes");
     PerftOptions options;
@@ -526,7 +540,7 @@ moon_status engine_options(const char* function, const moon_engine_options* opti
 }
 
 moon_status moon_engine_new(const moon_engine_options* options, moon_engine** out) {
-  return guarded([&] {
+  return guarded("moon_engine_new", [&] {
     if (!out) return null_argument("moon_engine_new", "out");
     SearchOptions search;
     SolveOptions solve;
@@ -545,7 +559,7 @@ moon_status moon_engine_new(const moon_engine_options* options, moon_engine** ou
 
 moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_options* options) {
   constexpr const char* function = "moon_engine_set_options";
-  return guarded([&] {
+  return guarded("moon_engine_set_options", [&] {
     if (!engine) return null_argument(function, "engine");
     SearchOptions search;
     SolveOptions solve;
@@ -568,7 +582,7 @@ moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_optio
 void moon_engine_free(moon_engine* engine) { delete engine; }
 
 moon_status moon_engine_clear(moon_engine* engine) {
-  return guarded([&] {
+  return guarded("moon_engine_clear", [&] {
     if (!engine) return null_argument("moon_engine_clear", "engine");
     Run run(*engine);
     if (!run.acquired()) return busy("moon_engine_clear");
@@ -581,7 +595,7 @@ moon_status moon_engine_clear(moon_engine* engine) {
 moon_status moon_engine_search(moon_engine* engine, const moon_position* position, const moon_search_limits* limits,
                                moon_search_callback callback, void* user_data, moon_search_info* out) {
   constexpr const char* function = "moon_engine_search";
-  return guarded([&] {
+  return guarded("moon_engine_search", [&] {
     return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
       if (!limits) return MOON_OK;
       if (limits->depth < 0 || limits->depth > max_search_depth)
@@ -616,7 +630,7 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
 moon_status moon_engine_search_until_stopped(moon_engine* engine, const moon_position* position, int multipv,
                                              moon_search_callback callback, void* user_data, moon_search_info* out) {
   constexpr const char* function = "moon_engine_search_until_stopped";
-  return guarded([&] {
+  return guarded("moon_engine_search_until_stopped", [&] {
     return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
       l.infinite = true;
       return set_multipv(function, multipv, l);
@@ -636,7 +650,7 @@ moon_status moon_engine_solve_with_progress(moon_engine* engine, const moon_posi
 moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* position, moon_solve_callback callback,
                                     void* user_data, moon_move_value* values, size_t capacity, size_t* count) {
   constexpr const char* function = "moon_engine_solve_moves";
-  return guarded([&] {
+  return guarded("moon_engine_solve_moves", [&] {
     if (!engine) return null_argument(function, "engine");
     if (!position) return null_argument(function, "position");
     if (!count) return null_argument(function, "count");
@@ -665,7 +679,7 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
 }
 
 moon_status moon_stop_signal_new(moon_stop_signal** out) {
-  return guarded([&] {
+  return guarded("moon_stop_signal_new", [&] {
     if (!out) return null_argument("moon_stop_signal_new", "out");
     *out = new moon_stop_signal{};
     return MOON_OK;
@@ -675,7 +689,7 @@ moon_status moon_stop_signal_new(moon_stop_signal** out) {
 void moon_stop_signal_free(moon_stop_signal* signal) { delete signal; }
 
 moon_status moon_stop_signal_raise(moon_stop_signal* signal) {
-  return guarded([&] {
+  return guarded("moon_stop_signal_raise", [&] {
     if (!signal) return null_argument("moon_stop_signal_raise", "signal");
     signal->source.request_stop();  // runs the stops of the calls watching it, on this thread
     return MOON_OK;
@@ -683,7 +697,7 @@ moon_status moon_stop_signal_raise(moon_stop_signal* signal) {
 }
 
 moon_status moon_stop_signal_is_raised(const moon_stop_signal* signal, int* raised) {
-  return guarded([&] {
+  return guarded("moon_stop_signal_is_raised", [&] {
     if (!signal) return null_argument("moon_stop_signal_is_raised", "signal");
     if (!raised) return null_argument("moon_stop_signal_is_raised", "raised");
     *raised = signal->source.stop_requested() ? 1 : 0;
@@ -692,7 +706,7 @@ moon_status moon_stop_signal_is_raised(const moon_stop_signal* signal, int* rais
 }
 
 moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* signal) {
-  return guarded([&] {
+  return guarded("moon_engine_set_stop_signal", [&] {
     if (!engine) return null_argument("moon_engine_set_stop_signal", "engine");
     Run run(*engine);
     if (!run.acquired()) return busy("moon_engine_set_stop_signal");
@@ -702,7 +716,7 @@ moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* s
 }
 
 moon_status moon_engine_stop(moon_engine* engine) {
-  return guarded([&] {
+  return guarded("moon_engine_stop", [&] {
     if (!engine) return null_argument("moon_engine_stop", "engine");
     std::stop_source call{std::nostopstate};
     {
