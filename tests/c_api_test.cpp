@@ -756,6 +756,28 @@ TEST_CASE("C API: a search until stopped ends only at the stop, once settled or 
   CHECK(std::string(moon_last_error()) == "moon_engine_search_until_stopped: position is NULL");
 }
 
+TEST_CASE("C API: a raised stop signal still lets a solve return a value its table holds") {
+  EngineHandle engine;
+  moon_engine_options options = {1, 1, 1};
+  REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("1x1x1/4x/1x3/ox1ox/2o2 x", nullptr, &pos.p) == MOON_OK);
+  moon_solve_result first, again;
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &first) == MOON_OK);
+  SignalHandle signal;
+  REQUIRE(moon_stop_signal_new(&signal.s) == MOON_OK);
+  REQUIRE(moon_stop_signal_raise(signal.s) == MOON_OK);
+  REQUIRE(moon_engine_set_stop_signal(engine.e, signal.s) == MOON_OK);
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &again) == MOON_OK);  // read off the table (moon.h)
+  CHECK(again.outcome == first.outcome);
+  CHECK(again.plies == first.plies);
+  CHECK(std::string(again.best_move) == first.best_move);
+  // A position the table does not hold is stopped.
+  PositionHandle other;
+  REQUIRE(moon_position_from_string("4x/x4/xo2o/1x1x1/2xo1 x", nullptr, &other.p) == MOON_OK);
+  CHECK(moon_engine_solve(engine.e, other.p, &again) == MOON_ERROR_STOPPED);
+}
+
 TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the call begins") {
   EngineHandle engine;
   moon_engine_options options = {4, 1, 4};
