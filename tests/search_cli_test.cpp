@@ -642,6 +642,14 @@ TEST_CASE("moon match against an engine in another program, through the protocol
     CHECK(games_there == games_here);
     CHECK(contains(there.out, "A = full, B = engine '" + std::string(MOON_PROGRAM) + " protocol'"));
   }
+  // A clock past what the protocol takes (--tc allows 10^9 s, and as much again a move): the
+  // engine is sent the most it takes, and the match's own deadline for its answer does not
+  // overflow (once a side's clock passed 9.2 * 10^12 ms it lay in the past: "no answer").
+  const Run long_clock = run_moon("match --games 2 --depth 1 --quiet --tc 1000000000+1000000000 --b-engine " +
+                                  moon_protocol);
+  CHECK(long_clock.status == 0);
+  CHECK(long_clock.err.empty());
+  CHECK(contains(long_clock.out, "Games: 2 "));
   // Both engines in other programs.
   const Run both = run_moon("match --games 2 --depth 1 --quiet --a-engine " + moon_protocol + " --b-engine " +
                             moon_protocol);
@@ -879,6 +887,22 @@ TEST_CASE("Ctrl-C stops analyze, solve and match: what they have, then exit stat
     CHECK(out.back().starts_with("Elo difference (A - B): "));
   }
   CHECK(status == 130);
+}
+
+TEST_CASE("Ctrl-C while match starts engines in other programs: stopped, with no word of the system refusing them") {
+  // An engine that never answers 'umi': each of the two threads waits for its own. The note on
+  // the openings comes just before Ctrl-C is watched for.
+  test::ChildProcess program({MOON_PROGRAM, "match", "--games", "4", "--depth", "1", "--opening-plies", "0",
+                              "--concurrency", "2", "--b-engine", "sleep 100"},
+                             true);
+  const auto note = program.read_until_prefix("moon match: note: only 1 of the 2 pairs", std::chrono::seconds(60));
+  REQUIRE(!note.empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  program.interrupt();
+  const auto out = program.read_until_prefix("Elo difference", std::chrono::seconds(60));
+  CHECK(program.wait(std::chrono::seconds(30)) == 130);
+  CHECK(std::find(out.begin(), out.end(), "Interrupted: 0 of 4 games finished") != out.end());
+  for (const std::string& line : out) CHECK_FALSE(contains(line, "at once, not"));
 }
 
 TEST_CASE("Ctrl-C while solve makes its table ends the program at once" *

@@ -155,9 +155,12 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   if (limits.depth > 0) go += " depth " + std::to_string(limits.depth);
   if (limits.nodes > 0) go += " nodes " + std::to_string(limits.nodes);
   if (limits.movetime_ms > 0) go += " movetime " + std::to_string(limits.movetime_ms);
+  // A clock can grow past what the protocol takes (max_limit_ms, some 31 years: --tc allows
+  // 10^9 s and as much again a move); no search is told apart by more, so that is sent.
+  const auto capped = [](std::int64_t ms) { return std::min(ms, max_limit_ms); };
   if (clocks) {
-    const std::string increment = std::to_string(clocks->increment_ms);
-    go += " xtime " + std::to_string(clocks->x_ms) + " otime " + std::to_string(clocks->o_ms);
+    const std::string increment = std::to_string(capped(clocks->increment_ms));
+    go += " xtime " + std::to_string(capped(clocks->x_ms)) + " otime " + std::to_string(capped(clocks->o_ms));
     if (clocks->increment_ms > 0) go += " xinc " + increment + " oinc " + increment;
   }
   if (!process_.send(command) || !process_.send(go))
@@ -168,7 +171,7 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   // is too long.
   const std::int64_t time_ms =
       clocks ? (position.side_to_move() == x ? clocks->x_ms : clocks->o_ms) : limits.movetime_ms;
-  const auto allowed = std::chrono::milliseconds(time_ms) + move_grace;
+  const auto allowed = std::chrono::milliseconds(capped(time_ms)) + move_grace;  // no overflow in nanoseconds
   const auto deadline = clocks || time_ms > 0 ? Clock::now() + allowed : Clock::time_point::max();
   std::string line, refused;
   // A protocol engine answers a line it rejects with an error and nothing else: no bestmove

@@ -457,7 +457,7 @@ int match_command(Args args) {
   // that runs out of memory is dropped, and its thread plays no more. Only dropped games, or no
   // thread able to play, make the match fail; fewer games at once only make it slower (the first
   // thread or table refused used to end the program with an abort).
-  std::atomic<std::int64_t> playing{0};
+  std::atomic<std::int64_t> refused{0};  // threads whose engines the system would not give
   const auto run = [&] {
     SearchOptions oa = setup.options, ob = setup.options;
     oa.features = setup.a.features;
@@ -484,12 +484,11 @@ int match_command(Args args) {
         SearchOptions small = *options;
         small.hash_mb = 1;
         player->searcher.emplace(small);
-        if (!player->searcher->set_options(*options)) return;
+        if (!player->searcher->set_options(*options)) return void(++refused);
       } catch (const std::bad_alloc&) {
-        return;
+        return void(++refused);
       }
     }
-    ++playing;
     play_games(engine_a, engine_b);
   };
   std::vector<std::thread> threads;
@@ -499,8 +498,12 @@ int match_command(Args args) {
   } catch (const std::system_error&) {
   } catch (const std::bad_alloc&) {
   }
+  refused += concurrency - 1 - std::int64_t(threads.size());  // threads the system would not start
   run();
   for (std::thread& t : threads) t.join();
+  // Threads stopped (Ctrl-C, an engine's failure) before their engines were ready are not
+  // counted: nothing was short then.
+  const std::int64_t playing = concurrency - refused;
 
   const int finished = wins + draws + losses;
   const bool failed = !interrupt.interrupted() && finished < games;
