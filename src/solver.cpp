@@ -278,7 +278,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
     }
   };
 
-  const auto run = [&](int index) {
+  const auto search_part = [&](int index) {
     with_variant(pos.rules(), [&](auto variant) {
       using V = decltype(variant);
       std::function<void()> tick = [&] {
@@ -304,6 +304,16 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
         s.halt = true;  // the others stop: the proof cannot be completed
       }
     });
+  };
+  // A search that throws (memory that cannot be had) ends the solve: the others stop, and the
+  // pool hands the exception on to the caller of solve().
+  const auto run = [&](int index) {
+    try {
+      search_part(index);
+    } catch (...) {
+      s.halt = true;
+      throw;
+    }
   };
 
   // Every search runs on a thread of the solver's own, whose stack is made for it; the caller's

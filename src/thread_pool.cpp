@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <optional>
+#include <utility>
 
 namespace moon {
 
@@ -82,6 +83,7 @@ Expected<bool> ThreadPool::run(int count, const std::function<void(int)>& job) {
   wake_.notify_all();
   finished_.wait(lock, [&] { return running_ == 0; });
   job_ = nullptr;
+  if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
   return true;
 }
 
@@ -96,8 +98,14 @@ void ThreadPool::serve(int index, std::uint64_t seen) {
     if (index >= active_) continue;  // not needed this time
     const std::function<void(int)>& job = *job_;
     lock.unlock();
-    job(index);
+    std::exception_ptr thrown;
+    try {
+      job(index);
+    } catch (...) {
+      thrown = std::current_exception();
+    }
     lock.lock();
+    if (thrown && !failure_) failure_ = std::move(thrown);
     if (--running_ == 0) finished_.notify_all();
   }
 }

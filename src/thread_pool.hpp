@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -42,7 +43,10 @@ class ThreadPool {
 
   // Runs job(0), ..., job(count - 1), each on its own thread of the pool (made the first time
   // that many are needed), and returns when all have. An error, with nothing run, if the
-  // system will not make the threads. Not to be called by two threads at once.
+  // system will not make the threads. An exception from a part (memory that cannot be had, say)
+  // is rethrown here once every part has returned (the first, if several threw), where it
+  // would otherwise end the process; the threads stay for the next job. Not to be called by two
+  // threads at once.
   Expected<bool> run(int count, const std::function<void(int)>& job);
   // Makes threads until there are at least `count` (run() would make them otherwise); an error
   // if the system will not. Not while run() runs.
@@ -68,6 +72,7 @@ class ThreadPool {
   std::uint64_t generation_ = 0;  // one more for every job
   int active_ = 0;                // threads 0 .. active_ - 1 take part in the current job
   int running_ = 0;               // of those, the ones not yet done
+  std::exception_ptr failure_;    // the first exception a part of the current job threw
   int kept_ = std::numeric_limits<int>::max();  // threads from this index on end (end_threads_from())
   struct Thread {
     std::unique_ptr<StackThread> thread;

@@ -3,12 +3,15 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -99,6 +102,29 @@ TEST_CASE("ThreadPool: each part of a job runs once, on the pool's threads, kept
   std::atomic<int> parts{0};
   REQUIRE(pool.run(6, [&](int) { ++parts; }).has_value());
   CHECK(parts == 6);
+}
+
+TEST_CASE("ThreadPool: a part that throws: run() rethrows it once every part has returned; the threads stay" *
+          doctest::test_suite("threads")) {
+  moon::ThreadPool pool(std::size_t{1} << 20, std::size_t{1} << 20);
+  std::atomic<int> finished{0};
+  const auto job = [&](int index) {
+    if (index == 1) throw std::runtime_error("part 1 failed");
+    if (index == 2) throw std::bad_alloc();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // still running when the others throw
+    ++finished;
+  };
+  try {
+    (void)pool.run(4, job);
+    FAIL("run() returned");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "part 1 failed");
+  } catch (const std::bad_alloc&) {  // whichever threw first
+  }
+  CHECK(finished == 2);  // parts 0 and 3 had returned
+  std::atomic<int> parts{0};
+  REQUIRE(pool.run(4, [&](int) { ++parts; }).has_value());  // the next job runs on the same threads
+  CHECK(parts == 4);
 }
 
 TEST_CASE("ThreadPool: the threads have the stack they were made with" * doctest::test_suite("threads")) {

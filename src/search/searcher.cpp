@@ -225,7 +225,12 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
       for (std::size_t i = 1; i < im.workers.size(); ++i)
         helpers.threads.emplace_back([&, i] {
           helpers.go.wait(false);
-          if (!shared.abort.load()) im.workers[i]->run(pos, max_depth, {});
+          // A helper is an extra: one that throws (memory that cannot be had) stops helping and
+          // the search goes on without it, where the exception would end the process.
+          try {
+            if (!shared.abort.load()) im.workers[i]->run(pos, max_depth, {});
+          } catch (...) {
+          }
         });
     } catch (const std::system_error& e) {
       return Error{"cannot start the search's " + std::to_string(im.workers.size()) + " threads: " + e.what()};
