@@ -458,7 +458,7 @@ int match_command(Args args) {
   // thread able to play, make the match fail; fewer games at once only make it slower (the first
   // thread or table refused used to end the program with an abort).
   std::atomic<std::int64_t> refused{0};  // threads whose engines the system would not give
-  const auto run = [&] {
+  const auto play_on_this_thread = [&] {
     SearchOptions oa = setup.options, ob = setup.options;
     oa.features = setup.a.features;
     oa.evaluation = setup.a.weights;
@@ -490,6 +490,15 @@ int match_command(Args args) {
       }
     }
     play_games(engine_a, engine_b);
+  };
+  // Memory that cannot be had anywhere else on a thread (an engine in another program started,
+  // a line of the report) ends that thread's games too, not the process.
+  const auto run = [&] {
+    try {
+      play_on_this_thread();
+    } catch (const std::bad_alloc&) {
+      ++refused;
+    }
   };
   std::vector<std::thread> threads;
   try {
