@@ -716,7 +716,8 @@ TEST_CASE("C API: a search until stopped ends only at the stop, once settled or 
   CHECK(result.score_kind == MOON_SCORE_WIN);
 
   // Until stopped, it is still inside the call 300 ms later, busy; the stop ends it. `iterations`
-  // counts the callback's calls.
+  // counts the callback's calls. (Busy is waited for first: on a loaded machine the call may not
+  // have begun within 300 ms, and a stop before it begins would be ignored.)
   int iterations = 0;
   const auto until_stop = [&](const moon_position* position) {
     const auto count = [](const moon_search_info*, void* counter) { ++*static_cast<int*>(counter); };
@@ -727,6 +728,7 @@ TEST_CASE("C API: a search until stopped ends only at the stop, once settled or 
       status = moon_engine_search_until_stopped(engine.e, position, 0, count, &iterations, &result);
       returned = true;
     }, [&] {
+      while (moon_engine_clear(engine.e) != MOON_ERROR_BUSY) std::this_thread::yield();
       std::this_thread::sleep_for(300ms);
       CHECK_FALSE(returned.load());
       CHECK(moon_engine_clear(engine.e) == MOON_ERROR_BUSY);

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <random>
 #include <set>
 #include <string>
@@ -596,6 +597,17 @@ TEST_CASE("phase(), result() and key()") {
     // o to place its last counter, against the same board in the movement phase (already over).
     CHECK(key("5/5/5/5/x4 o 0 1 0 1") != key("5/5/5/5/x4 o 0 0 0 1"));
     CHECK(key("xo1xo/xxxox/xo1ox/ooxxx/oooox o 0 1 0 12") != key("xo1xo/xxxox/xo1ox/ooxxx/oooox o 0 0 0 12"));
+    // Every clock of the longest limit, 0 to 255, keys apart: the clock's bits are all in the key
+    // (a key of the clock's low 7 bits once passed the whole suite, though a search at clock 252
+    // then read the table entries of clock 124).
+    {
+      const Rules longest{Movement::step, CaptureLines::orthogonal, Rules::max_clock_limit};
+      std::vector<std::uint64_t> keys;
+      for (int clock = 0; clock < Rules::max_clock_limit; ++clock)
+        keys.push_back(pos("oo3/5/5/x4/1o1ox x 0 0 " + std::to_string(clock) + " 5", longest).key());
+      std::sort(keys.begin(), keys.end());
+      CHECK(std::adjacent_find(keys.begin(), keys.end()) == keys.end());
+    }
     // The fullmove is informational: same key, but not the same value.
     CHECK(key("oo3/5/5/x4/1o1ox x 0 0 4 5") == key("oo3/5/5/x4/1o1ox x 0 0 4 6"));
     CHECK_FALSE(pos("oo3/5/5/x4/1o1ox x 0 0 4 5") == pos("oo3/5/5/x4/1o1ox x 0 0 4 6"));

@@ -1149,6 +1149,24 @@ TEST_CASE("Solver: threads and the public entry point give the proven results" *
   }
 }
 
+TEST_CASE("Solver::clear() forgets the table: a solve after it visits what the first did" *
+          doctest::test_suite("threads")) {
+  const auto pos = parse_position("xo3/5/5/5/3ox x");
+  REQUIRE(pos.has_value());
+  Solver solver(SolveOptions{2, 1, true, {}});
+  const auto first = solver.solve(*pos);
+  REQUIRE(first.has_value());
+  const auto warm = solver.solve(*pos);
+  REQUIRE(warm.has_value());
+  CHECK(warm->nodes < first->nodes);  // read off the table
+  solver.clear();
+  const auto cleared = solver.solve(*pos);
+  REQUIRE(cleared.has_value());
+  CHECK(cleared->outcome == first->outcome);
+  CHECK(cleared->plies == first->plies);
+  CHECK(cleared->nodes == first->nodes);
+}
+
 TEST_CASE("Solver: options are validated" * doctest::test_suite("threads")) {
   Solver solver;
   CHECK_FALSE(solver.set_options(SolveOptions{max_solve_hash_mb + 1, 1, true, {}}).has_value());

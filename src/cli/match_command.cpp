@@ -400,6 +400,8 @@ int match_command(Args args) {
     return usage_error(name, std::to_string(tables) + " engines (2 per concurrent game) with --hash " +
                                  std::to_string(setup.options.hash_mb) + ": " + fits.error().message);
 
+  // Watched for before the notes below, so that a Ctrl-C once they are out stops the match.
+  const InterruptWatch interrupt(name);
   const std::int64_t pairs = games / 2;
   const OpeningCounts openings = choose_openings(setup, pairs);
   if (std::int64_t(openings.distinct) < pairs)
@@ -412,7 +414,6 @@ int match_command(Args args) {
               << " openings stop short of --opening-plies " << setup.opening_plies
               << ": there every move would end the game, which is the engines' to play\n";
 
-  const InterruptWatch interrupt(name);
   // Stops every game when Ctrl-C is pressed or an engine in another program fails.
   std::stop_source stop;
   const std::stop_callback on_interrupt(interrupt.token(), [&stop] { stop.request_stop(); });
