@@ -346,7 +346,8 @@ typedef struct moon_move_value {
  * value is the position's own. *count receives the number of legal moves (0 when the game is
  * over); capacity MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
  * MOON_ERROR_BUFFER_TOO_SMALL (before any proof) with *count set to the number needed (values
- * may be NULL with capacity 0, to count the moves only). callback may be NULL; moon_engine_stop() or a stop signal ends it with MOON_ERROR_STOPPED. */
+ * may be NULL with capacity 0, to count the moves only). callback may be NULL;
+ * moon_engine_stop() or a stop signal ends it with MOON_ERROR_STOPPED. */
 MOON_API moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* position,
                                              moon_solve_callback callback, void* user_data, moon_move_value* values,
                                              size_t capacity, size_t* count);
@@ -379,8 +380,9 @@ MOON_API moon_status moon_engine_stop(moon_engine* engine);
  * best-ordered legal move at depth 0, or the move of the deepest completed iteration if it was
  * running), and moon_engine_solve(), moon_engine_solve_with_progress() and
  * moon_engine_solve_moves() return MOON_ERROR_STOPPED (a proof that completes before it looks
- * at the signal is returned, as is a value the solver's table already holds, found at once). Every later call of an engine it is attached to stops so too:
- * attach a new signal for the next search. One signal may be attached to several engines. */
+ * at the signal is returned, as is a value the solver's table already holds, found at once).
+ * Every later call of an engine it is attached to stops so too: attach a new signal for the
+ * next search. One signal may be attached to several engines. */
 typedef struct moon_stop_signal moon_stop_signal;
 
 MOON_API moon_status moon_stop_signal_new(moon_stop_signal** out);

@@ -559,7 +559,7 @@ moon_status moon_engine_new(const moon_engine_options* options, moon_engine** ou
 
 moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_options* options) {
   constexpr const char* function = "moon_engine_set_options";
-  return guarded("moon_engine_set_options", [&] {
+  return guarded(function, [&] {
     if (!engine) return null_argument(function, "engine");
     SearchOptions search;
     SolveOptions solve;
@@ -595,7 +595,7 @@ moon_status moon_engine_clear(moon_engine* engine) {
 moon_status moon_engine_search(moon_engine* engine, const moon_position* position, const moon_search_limits* limits,
                                moon_search_callback callback, void* user_data, moon_search_info* out) {
   constexpr const char* function = "moon_engine_search";
-  return guarded("moon_engine_search", [&] {
+  return guarded(function, [&] {
     return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
       if (!limits) return MOON_OK;
       if (limits->depth < 0 || limits->depth > max_search_depth)
@@ -630,7 +630,7 @@ moon_status moon_engine_search(moon_engine* engine, const moon_position* positio
 moon_status moon_engine_search_until_stopped(moon_engine* engine, const moon_position* position, int multipv,
                                              moon_search_callback callback, void* user_data, moon_search_info* out) {
   constexpr const char* function = "moon_engine_search_until_stopped";
-  return guarded("moon_engine_search_until_stopped", [&] {
+  return guarded(function, [&] {
     return search(function, engine, position, callback, user_data, out, [&](SearchLimits& l) {
       l.infinite = true;
       return set_multipv(function, multipv, l);
@@ -650,7 +650,7 @@ moon_status moon_engine_solve_with_progress(moon_engine* engine, const moon_posi
 moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* position, moon_solve_callback callback,
                                     void* user_data, moon_move_value* values, size_t capacity, size_t* count) {
   constexpr const char* function = "moon_engine_solve_moves";
-  return guarded("moon_engine_solve_moves", [&] {
+  return guarded(function, [&] {
     if (!engine) return null_argument(function, "engine");
     if (!position) return null_argument(function, "position");
     if (!count) return null_argument(function, "count");
