@@ -7,6 +7,7 @@
 
 #include "moon/display.hpp"
 #include "moon/notation.hpp"
+#include "run_moon.hpp"
 
 namespace {
 
@@ -16,21 +17,6 @@ Position parsed(const std::string& text) {
   const auto p = parse_position(text);
   REQUIRE(p.has_value());
   return *p;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::string line;
-  for (char c : text) {
-    if (c == '\n') {
-      lines.push_back(line);
-      line.clear();
-    } else {
-      line += c;
-    }
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
 }
 
 // What draw() shows on square (file 0-4, rank 1-5): the character between its bars.
@@ -44,7 +30,7 @@ char shown(const std::vector<std::string>& lines, int file, int rank) {
 
 TEST_CASE("draw() puts every counter on its square, rank 5 at the top, files a to e") {
   const std::string board = draw(parsed("x3o/5/2o2/1x3/o3x x 0 0 3 9"));
-  const std::vector<std::string> lines = lines_of(board);
+  const std::vector<std::string> lines = test::lines(board);
   REQUIRE(lines.size() == 13);
   CHECK(lines.front() == "    a   b   c   d   e");
   CHECK(lines.back() == "    a   b   c   d   e");
@@ -59,14 +45,14 @@ TEST_CASE("draw() puts every counter on its square, rank 5 at the top, files a t
 }
 
 TEST_CASE("draw(): '+' on c3 while placing, '*' on marked empty squares only") {
-  const std::vector<std::string> placing = lines_of(draw(parsed("5/5/5/5/x4 o 11 12 0 1")));
+  const std::vector<std::string> placing = test::lines(draw(parsed("5/5/5/5/x4 o 11 12 0 1")));
   CHECK(shown(placing, 2, 3) == '+');
   CHECK(shown(placing, 0, 1) == 'x');
-  const std::vector<std::string> moving = lines_of(draw(parsed("x3o/5/5/5/o3x x 0 0 3 9")));
+  const std::vector<std::string> moving = test::lines(draw(parsed("x3o/5/5/5/o3x x 0 0 3 9")));
   CHECK(shown(moving, 2, 3) == ' ');  // c3 is a square like any other once the counters move
   // b1 (empty) and a1 (occupied) marked: the star only where nothing stands.
   const Bitboard marked = Bitboard{1} << 1 | Bitboard{1} << 0;
-  const std::vector<std::string> starred = lines_of(draw(parsed("x3o/5/5/5/o3x x 0 0 3 9"), marked));
+  const std::vector<std::string> starred = test::lines(draw(parsed("x3o/5/5/5/o3x x 0 0 3 9"), marked));
   CHECK(shown(starred, 1, 1) == '*');
   CHECK(shown(starred, 0, 1) == 'o');
   int stars = 0;
