@@ -303,35 +303,43 @@ std::vector<Move> Worker::extend_pv_from_table(const Position& root, std::vector
 
 template <class V>
 void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv, Score score) {
-  // The table's walk stops where an entry on the line was overwritten (a small table, helper
-  // threads): a loss in 10 once came with 8 moves, the game not over at their end. Each missing
-  // move is found again by searching the moves where the line stops, each to the plies left, for
-  // one that keeps the result: the quickest win, the longest defence (a null window around it).
-  // Only the main thread's lines are reported; a search stopped meanwhile leaves the line short.
+  // The table's walk can go wrong two ways. It stops where an entry on the line was overwritten
+  // (a small table, helper threads): a loss in 10 once came with 8 moves, the game not over at
+  // their end. And it can follow a move that wins, but not as fast as the line's score says: an
+  // entry stored by a null-window search holds a bound ("a win in at most 12") and the move that
+  // proved it, so a line scored a loss in 8 once went wrong at its 6th move and could not be
+  // finished. So each move of the line is checked, from the root, by a null-window search to
+  // the plies left around the result it must keep (the quickest win, the longest defence); a
+  // move that fails it, or a missing one, is replaced by the first legal move that passes.
+  // Only the main thread's lines are reported. A search stopped meanwhile leaves the line as
+  // the table gave it.
   const SearchFeatures& f = shared_.features;
   if (!f.alpha_beta || !f.transposition_table) return;
-  Position pos = root;
-  for (Move m : pv) pos.play(m);
   const bool root_wins = score > 0;
-  int left = score_info(score).value - int(pv.size());
-  while (left > 0 && !pos.is_over() && !aborted()) {
-    const bool mover_wins = root_wins == (pv.size() % 2 == 0);
+  const int plies = score_info(score).value;
+  std::vector<Move> line;
+  line.reserve(std::size_t(plies));
+  Position pos = root;
+  while (int(line.size()) < plies && !pos.is_over()) {
+    const int left = plies - int(line.size());
+    const bool mover_wins = root_wins == (line.size() % 2 == 0);
     const Score target = mover_wins ? win_in(left) : loss_in(left);  // from the mover's view
-    Move keeps;
-    for (Move m : legal_moves(pos)) {
+    const auto keeps_result = [&](Move m) {
       bool proven = false;
-      const Score s = -search<V>(pos.after<V>(m), left - 1, 1, -target, -target + 1, false, proven);
-      if (aborted()) return;
-      if (s >= target) {
-        keeps = m;
-        break;
-      }
-    }
-    if (keeps.is_null()) return;
-    pv.push_back(keeps);
+      return -search<V>(pos.after<V>(m), left - 1, 1, -target, -target + 1, false, proven) >= target;
+    };
+    const MoveList moves = legal_moves(pos);
+    const Move given = line.size() < pv.size() ? pv[line.size()] : Move();
+    Move keeps;
+    if (moves.contains(given) && keeps_result(given)) keeps = given;
+    for (std::size_t i = 0; keeps.is_null() && i < moves.size() && !aborted(); ++i)
+      if (moves[i] != given && keeps_result(moves[i])) keeps = moves[i];
+    if (aborted()) return;
+    if (keeps.is_null()) break;  // the score was wrong; the line ends where it can no longer keep it
+    line.push_back(keeps);
     pos.play(keeps);
-    --left;
   }
+  pv = std::move(line);
 }
 
 template <class V>
