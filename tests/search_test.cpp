@@ -273,6 +273,58 @@ TEST_CASE("transposition table: exact keys, bounds, proven flag, replacement kee
   CHECK_FALSE(table.probe(a.key(), a.hash(), e));
 }
 
+TEST_CASE("transposition table: old entries give way to new ones, proven ones outlast deeper guesses") {
+  // An entry's worth is its depth, plus a bonus when proven, minus a penalty for each search
+  // since it was written; a store for a new key takes the bucket's least worth entry.
+  TranspositionTable table;
+  REQUIRE(table.resize(1));
+  const std::uint64_t hash = 4242;  // every key below in one bucket
+  const auto present = [&](std::uint64_t key) {
+    TableEntry e;
+    return table.probe(key, hash, e);
+  };
+  SUBCASE("deep entries of searches long past are replaced by shallow ones of this search") {
+    for (std::uint64_t k = 1; k <= 4; ++k) table.store(k, hash, Move(), 0, 20, Bound::lower, false);
+    for (int i = 0; i < 3; ++i) table.new_search();
+    for (std::uint64_t k = 5; k <= 8; ++k) table.store(k, hash, Move(), 0, 1, Bound::lower, false);
+    for (std::uint64_t k = 1; k <= 4; ++k) CHECK_FALSE(present(k));
+    for (std::uint64_t k = 5; k <= 8; ++k) CHECK(present(k));
+  }
+  SUBCASE("a shallow proven entry outlasts deeper unproven ones of the same search") {
+    table.store(1, hash, Move(), win_in(3), 2, Bound::exact, true);
+    for (std::uint64_t k = 2; k <= 4; ++k) table.store(k, hash, Move(), 0, 20, Bound::lower, false);
+    table.store(5, hash, Move(), 0, 10, Bound::lower, false);
+    CHECK(present(1));
+    CHECK(present(5));
+    CHECK(int(present(2)) + int(present(3)) + int(present(4)) == 2);
+  }
+  SUBCASE("the same key: a much shallower guess of this search is dropped, anything else replaces") {
+    TableEntry e;
+    const Move m = Move::movement(12, 7);
+    table.store(9, hash, m, 5, 10, Bound::lower, false);
+    table.store(9, hash, Move(), 6, 5, Bound::upper, false);  // dropped: 5 plies shallower, a bound
+    REQUIRE(table.probe(9, hash, e));
+    CHECK(e.depth == 10);
+    CHECK(e.score == 5);
+    table.store(9, hash, Move(), 7, 5, Bound::exact, false);  // exact: replaces, keeps the move
+    REQUIRE(table.probe(9, hash, e));
+    CHECK(e.depth == 5);
+    CHECK(e.bound == Bound::exact);
+    CHECK(e.move == m);
+    table.store(9, hash, Move(), 8, 12, Bound::lower, false);
+    table.store(9, hash, Move(), win_in(4), 1, Bound::lower, true);  // proven: replaces
+    REQUIRE(table.probe(9, hash, e));
+    CHECK(e.proven);
+    CHECK(e.depth == 1);
+    table.store(9, hash, Move(), 9, 12, Bound::lower, false);
+    table.new_search();
+    table.store(9, hash, Move(), 10, 3, Bound::upper, false);  // of a new search: replaces
+    REQUIRE(table.probe(9, hash, e));
+    CHECK(e.depth == 3);
+    CHECK(e.score == 10);
+  }
+}
+
 TEST_CASE("searches return legal moves and legal principal variations in every phase and variant") {
   std::mt19937 rng(2024);
   int searched = 0;
