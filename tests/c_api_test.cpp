@@ -964,6 +964,21 @@ TEST_CASE("C API: every move's proven value, best first; a buffer too small; a s
   CHECK(moon_engine_solve_moves(engine.e, pos.p, nullptr, nullptr, values, 4, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(moon_engine_solve_moves(nullptr, pos.p, nullptr, nullptr, values, 4, &needed) == MOON_ERROR_INVALID_ARGUMENT);
 
+  // Across outcomes too: wins before draws (one position), draws before losses (another),
+  // losses slowest first.
+  const auto rank = [](const moon_move_value& v) {
+    return v.outcome == MOON_OUTCOME_WIN ? v.plies : v.outcome == MOON_OUTCOME_DRAW ? 1000 + v.plies : 3000 - v.plies;
+  };
+  for (const char* fen : {"1x3/x4/2o1x/4o/5 x", "5/o3o/x3x/o4/1x3 o 0 0 2 1"}) {
+    INFO(fen);
+    PositionHandle mixed;
+    REQUIRE(moon_position_from_string(fen, nullptr, &mixed.p) == MOON_OK);
+    REQUIRE(moon_engine_solve_moves(engine.e, mixed.p, nullptr, nullptr, values, MOON_MAX_MOVES, &count) == MOON_OK);
+    REQUIRE(count >= 2);
+    CHECK(values[0].outcome != values[count - 1].outcome);
+    for (std::size_t i = 1; i < count; ++i) CHECK(rank(values[i - 1]) <= rank(values[i]));
+  }
+
   // A game that is over has no moves.
   PositionHandle over;
   REQUIRE(moon_position_from_string("4o/5/5/2x2/x4 o", nullptr, &over.p) == MOON_OK);
