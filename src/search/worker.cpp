@@ -310,11 +310,12 @@ void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv,
   // proved it, so a line scored a loss in 8 once went wrong at its 6th move and could not be
   // finished. So each move of the line is checked, from the root, by a null-window search to
   // the plies left around the result it must keep (the quickest win, the longest defence); a
-  // move that fails it, or a missing one, is replaced by the first legal move that passes.
-  // Only the main thread's lines are reported. A search stopped meanwhile leaves the line as
-  // the table gave it.
+  // move that fails it, or a missing one, is replaced by the first legal move that passes. The
+  // first move is the line's own (one line a root move) and is never replaced.
+  // Only the main thread's lines are reported. A search stopped meanwhile, or a result the
+  // checks cannot keep (no move passes), leaves the line as the table gave it.
   const SearchFeatures& f = shared_.features;
-  if (!f.alpha_beta || !f.transposition_table) return;
+  if (!f.alpha_beta || !f.transposition_table || pv.empty()) return;
   const bool root_wins = score > 0;
   const int plies = score_info(score).value;
   std::vector<Move> line;
@@ -332,10 +333,9 @@ void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv,
     const Move given = line.size() < pv.size() ? pv[line.size()] : Move();
     Move keeps;
     if (moves.contains(given) && keeps_result(given)) keeps = given;
-    for (std::size_t i = 0; keeps.is_null() && i < moves.size() && !aborted(); ++i)
+    for (std::size_t i = 0; keeps.is_null() && !line.empty() && i < moves.size() && !aborted(); ++i)
       if (moves[i] != given && keeps_result(moves[i])) keeps = moves[i];
-    if (aborted()) return;
-    if (keeps.is_null()) break;  // the score was wrong; the line ends where it can no longer keep it
+    if (aborted() || keeps.is_null()) return;
     line.push_back(keeps);
     pos.play(keeps);
   }
