@@ -278,6 +278,11 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(over.status == 0);
   CHECK(contains(over.out, "this game is already over: x wins; nothing to play\n"));
   CHECK_FALSE(contains(over.out, "you win"));
+  // MOVEs that end the game are the game's: its end is announced as any other, with the replay.
+  const Run ended = run_moon("play --fen '5/5/5/o4/xo1x1 x' --depth 1 d1c1", "");
+  CHECK(ended.status == 0);
+  CHECK_FALSE(contains(ended.out, "already over"));
+  CHECK(contains(ended.out, "game over: x wins (x 2, o 1) - you win\nreplay: moon show --fen '5/5/5/o4/xo1x1 x 0 0 0 1' d1c1\n"));
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
@@ -336,6 +341,11 @@ TEST_CASE("moon play at the end of a game: the program ends, but at a terminal u
     auto out = program.read_until(line_with("the game is over"), seconds(30));
     REQUIRE(!out.empty());
     CHECK(out.back() == "undo or quit> the game is over: 'undo' takes back your last move, 'quit' ends");
+    REQUIRE(program.send(std::string(1001, 'z')));  // too long: refused, with what is left to do
+    out = program.read_until(line_with("input line longer"), seconds(30));
+    REQUIRE(!out.empty());
+    CHECK(out.back() == "undo or quit> input line longer than 1000 characters: ignored; the game is over: 'undo' "
+                        "takes back your last move, 'quit' ends");
     REQUIRE(program.send("undo"));
     out = program.read_until(line_with(", move 1"), seconds(30));  // the status line under the board
     REQUIRE(out.size() > 2);

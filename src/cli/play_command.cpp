@@ -46,6 +46,8 @@ constexpr std::string_view help =
     "  --side x|o         the side you play (default x; the side to move starts)\n";
 
 constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit (or exit), help";
+// What is left to do once the game is over (at a terminal, with a move of yours to take back).
+constexpr std::string_view over_text = "the game is over: 'undo' takes back your last move, 'quit' ends";
 // The longest input line read: a move or a command is a few characters; a longer line (a paste
 // gone wrong, a file of NULs) is refused without keeping it.
 constexpr std::size_t max_input_line = 1000;
@@ -226,7 +228,9 @@ int play_command(Args args) {
   }
   std::cout << "You play " << to_string(human) << ". " << commands_text << "\n";
   show(g.pos, last_captured);
-  if (g.pos.is_over()) {
+  // A start that is over is no game at all; MOVEs that end the game are the game's own moves,
+  // and its end is announced below as any other (with its replay line, and 'undo' offered).
+  if (g.pos.is_over() && g.moves.empty()) {
     std::cout << "this game is already over: " << to_string(g.pos.result()) << "; nothing to play\n";
     return 0;
   }
@@ -278,7 +282,8 @@ int play_command(Args args) {
       return 0;
     }
     if (read == LineRead::too_long) {
-      std::cout << "input line longer than " << max_input_line << " characters: ignored; " << commands_text << "\n";
+      std::cout << "input line longer than " << max_input_line << " characters: ignored; "
+                << (over ? over_text : commands_text) << "\n";
       continue;
     }
     // Squares and commands are lower case; 'B4' or 'PASS' typed by hand means the same.
@@ -306,7 +311,7 @@ int play_command(Args args) {
       continue;
     }
     if (over) {
-      std::cout << "the game is over: 'undo' takes back your last move, 'quit' ends\n";
+      std::cout << over_text << "\n";
       continue;
     }
     if (input == "help") {
