@@ -308,24 +308,18 @@ void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv,
   // their end. And it can follow a move that wins, but not as fast as the line's score says: an
   // entry stored by a null-window search holds a bound ("a win in at most 12") and the move that
   // proved it, so a line scored a loss in 8 once went wrong at its 6th move and could not be
-  // finished. So each move of a line that does not already end the game so is checked, from
-  // the root, by a null-window search to the plies left around the result it must keep (the
-  // quickest win, the longest defence); a move that fails it, or a missing one, is replaced by
-  // the first legal move that passes. The first move is the line's own (one line a root move)
-  // and is never replaced.
+  // finished. So each move of the line is checked, from the root, by a null-window search to
+  // the plies left around the result it must keep (the quickest win, the longest defence); a
+  // move that fails it, or a missing one, is replaced by the first legal move that passes. The
+  // first move is the line's own (one line a root move) and is never replaced. A line that ends
+  // the game after exactly its distance is checked too: a slow win and a blunder in reply would
+  // end it so as well, and the line is to be best play.
   // Only the main thread's lines are reported. A search stopped meanwhile, or a result the
   // checks cannot keep (no move passes), leaves the line as the table gave it.
   const SearchFeatures& f = shared_.features;
   if (!f.alpha_beta || !f.transposition_table || pv.empty()) return;
   const bool root_wins = score > 0;
   const int plies = score_info(score).value;
-  // A line that already ends the game so, after exactly its distance, needs no checks: no move of
-  // the loser's lasts longer (the distance is the value), none of the winner's ends it sooner.
-  Position end = root;
-  for (Move m : pv) end.play(m);
-  const Color winner = root_wins ? root.side_to_move() : ~root.side_to_move();
-  if (int(pv.size()) == plies && end.is_over() && end.result() == (winner == x ? Result::x_wins : Result::o_wins))
-    return;
   std::vector<Move> line;
   line.reserve(std::size_t(plies));
   Position pos = root;
