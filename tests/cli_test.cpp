@@ -140,6 +140,10 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"perft 99999999999999999999999", "moon perft", "DEPTH"},
       {"perft -1", "moon perft", "-1"},
       {"perft 3 4", "moon perft", "more than one DEPTH given ('4')"},
+      // After the depth, a dash and a digit is no move (it once left perft reading it for ever).
+      {"perft 3 -1", "moon perft", "unknown option '-1'"},
+      {"perft 3 b4 -5", "moon perft", "unknown option '-5'"},
+      {"perft 3 ''", "moon perft", "move 1: '' is not a move"},
       {"perft 3 zz", "moon perft", "move 1: 'zz' is not a move"},
       {"perft 2 b4 b4", "moon perft", "move 2: 'b4' is illegal"},
       {"perft --bogus 3", "moon perft", "--bogus"},

@@ -66,9 +66,11 @@ int perft_command(Args args) {
     } else if (depth) {
       // After the depth: moves. A number is a second depth, but for the pass.
       const std::string_view arg = reader.current();
-      if (arg != "0000" && std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      if (!arg.empty() && arg != "0000" &&
+          std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return usage_error(name, "more than one DEPTH given (" + quoted(arg) + ")");
-      consume_move_text(reader, moves);
+      // A dash and a digit ("-1") is no move: refused, not left unread (the loop never ended).
+      if (!consume_move_text(reader, moves)) return usage_error(name, reader.unknown());
     } else {
       const auto d = parse_whole_number(reader.current(), "DEPTH", 0, max_perft_depth);
       if (!d) return usage_error(name, d.error().message);
