@@ -159,9 +159,10 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   // 10^9 s and as much again a move); no search is told apart by more, so that is sent.
   const auto capped = [](std::int64_t ms) { return std::min(ms, max_limit_ms); };
   if (clocks) {
-    const std::string increment = std::to_string(capped(clocks->increment_ms));
-    go += " xtime " + std::to_string(capped(clocks->x_ms)) + " otime " + std::to_string(capped(clocks->o_ms));
-    if (clocks->increment_ms > 0) go += " xinc " + increment + " oinc " + increment;
+    const auto ms_text = [&](std::int64_t us) { return std::to_string(capped(GameClocks::ms(us))); };
+    go += " xtime " + ms_text(clocks->x_us) + " otime " + ms_text(clocks->o_us);
+    if (GameClocks::ms(clocks->increment_us) > 0)
+      go += " xinc " + ms_text(clocks->increment_us) + " oinc " + ms_text(clocks->increment_us);
   }
   if (!process_.send(command) || !process_.send(go))
     return Error{"it stopped reading its input (" + process_.how_it_ended() + ")"};
@@ -169,8 +170,7 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
 
   // Without a move time or a clock the search has no time bound: only Ctrl-C ends a wait that
   // is too long.
-  const std::int64_t time_ms =
-      clocks ? (position.side_to_move() == x ? clocks->x_ms : clocks->o_ms) : limits.movetime_ms;
+  const std::int64_t time_ms = clocks ? GameClocks::ms(clocks->left_us(position.side_to_move())) : limits.movetime_ms;
   const auto allowed = std::chrono::milliseconds(capped(time_ms)) + move_grace;  // no overflow in nanoseconds
   const auto deadline = clocks || time_ms > 0 ? Clock::now() + allowed : Clock::time_point::max();
   std::string line, refused;
@@ -185,7 +185,7 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   };
   const Wait waited = wait_for(is_bestmove, deadline, line, stop);
   EngineReply reply;
-  reply.took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+  reply.took = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
   if (waited == Wait::stopped) {
     process_.send("stop");
     wait_for(is_bestmove, Clock::now() + std::chrono::seconds(2), line);
@@ -194,7 +194,7 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   }
   if (waited != Wait::found) return Error{"it sent no bestmove for '" + go + "': " + failure(waited, allowed)};
   if (!refused.empty()) return Error{"it refused '" + command + "' or '" + go + "': " + refused};
-  if (clocks && reply.took.count() > time_ms) {
+  if (clocks && clocks->late(position.side_to_move(), reply.took)) {
     reply.kind = EngineReply::Kind::late;
     return reply;
   }

@@ -2,6 +2,7 @@
 // way to set one build of moon, or any engine that speaks the protocol, against another.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <span>
@@ -18,9 +19,25 @@
 namespace moon::cli {
 
 // Both sides' clocks in a game played under a time control: the time each has left and the
-// increment each gets after every move.
+// increment each gets after every move. Kept in microseconds, so that a move quicker than a
+// millisecond is charged what it took (in milliseconds it was free, and a fast engine's clock
+// only grew); engines are told whole milliseconds.
 struct GameClocks {
-  std::int64_t x_ms = 0, o_ms = 0, increment_ms = 0;
+  std::int64_t x_us = 0, o_us = 0, increment_us = 0;
+
+  // A clock grows by at most 10^15 us a move (--tc's increment): kept below this, a clock plus
+  // an increment never overflows, and no engine is told apart by more (max_limit_ms is less).
+  static constexpr std::int64_t max_us = std::int64_t{1} << 62;
+
+  std::int64_t left_us(Color side) const { return side == x ? x_us : o_us; }
+  static constexpr std::int64_t ms(std::int64_t us) { return us / 1000; }
+  // A move that took longer than its side had left loses the game on time.
+  bool late(Color side, std::chrono::microseconds took) const { return took.count() > left_us(side); }
+  // A move in time: its side is charged what it took, then given the increment.
+  void charge(Color side, std::chrono::microseconds took) {
+    std::int64_t& left = side == x ? x_us : o_us;
+    left = std::min(left - took.count() + increment_us, max_us);
+  }
 };
 
 // An engine's answer to a search: its move, or none because the search was stopped first, or
@@ -28,7 +45,7 @@ struct GameClocks {
 struct EngineReply {
   enum class Kind { move, stopped, late } kind = Kind::move;
   Move move;
-  std::chrono::milliseconds took{0};  // from the search's start to the answer
+  std::chrono::microseconds took{0};  // from the search's start to the answer
 };
 
 class ExternalEngine {

@@ -194,19 +194,18 @@ struct Player {
   Expected<EngineReply> choose(const MatchSetup& s, const std::vector<Move>& moves, const Position& pos,
                                const GameClocks* clocks, std::stop_token stop) {
     if (external) return external->best_move(s.start, moves, pos, s.limits, clocks, stop);
-    const std::int64_t time_left = clocks ? (pos.side_to_move() == x ? clocks->x_ms : clocks->o_ms) : 0;
     SearchLimits limits = s.limits;
     if (clocks) {
-      limits.time_left_ms = std::max<std::int64_t>(1, time_left);
-      limits.increment_ms = clocks->increment_ms;
+      limits.time_left_ms = std::max<std::int64_t>(1, GameClocks::ms(clocks->left_us(pos.side_to_move())));
+      limits.increment_ms = GameClocks::ms(clocks->increment_us);
     }
     const auto started = std::chrono::steady_clock::now();
     const auto r = searcher->search(pos, limits, {}, stop);
     EngineReply reply;
-    reply.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    reply.took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
     reply.move = r ? r->best : legal_moves(pos)[0];
     if (stop.stop_requested()) reply.kind = EngineReply::Kind::stopped;
-    else if (clocks && reply.took.count() > time_left) reply.kind = EngineReply::Kind::late;
+    else if (clocks && clocks->late(pos.side_to_move(), reply.took)) reply.kind = EngineReply::Kind::late;
     return reply;
   }
 };
@@ -229,7 +228,10 @@ Expected<std::optional<GameRecord>> play_game(const MatchSetup& s, int game, Pla
       return Error{engine_label(letter, *engine) + ": " + ready.error().message};
   if (stop.stop_requested()) return std::optional<GameRecord>{};
   GameClocks clocks;
-  if (s.time_control) clocks = {s.time_control->base_ms, s.time_control->base_ms, s.time_control->increment_ms};
+  if (s.time_control) {
+    const std::int64_t base_us = s.time_control->base_ms * 1000;  // at most 10^15 (--tc)
+    clocks = {base_us, base_us, s.time_control->increment_ms * 1000};
+  }
   while (!pos.is_over()) {
     const bool a_moves = pos.side_to_move() == rec.a_colour;
     const auto chosen = (a_moves ? a : b).choose(s, rec.moves, pos, s.time_control ? &clocks : nullptr, stop);
@@ -239,7 +241,7 @@ Expected<std::optional<GameRecord>> play_game(const MatchSetup& s, int game, Pla
       rec.on_time = true;
       break;
     }
-    if (s.time_control) (pos.side_to_move() == x ? clocks.x_ms : clocks.o_ms) += s.time_control->increment_ms - chosen->took.count();
+    if (s.time_control) clocks.charge(pos.side_to_move(), chosen->took);
     rec.moves.push_back(chosen->move);
     pos.play(chosen->move);
     ++rec.plies;
