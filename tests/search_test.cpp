@@ -306,6 +306,14 @@ TEST_CASE("transposition table: old entries give way to new ones, proven ones ou
     REQUIRE(table.probe(9, hash, e));
     CHECK(e.depth == 10);
     CHECK(e.score == 5);
+    table.store(9, hash, Move(), 6, 7, Bound::upper, false);  // dropped too: 3 plies shallower
+    REQUIRE(table.probe(9, hash, e));
+    CHECK(e.depth == 10);
+    table.store(9, hash, Move(), 6, 8, Bound::upper, false);  // 2 plies shallower: replaces
+    REQUIRE(table.probe(9, hash, e));
+    CHECK(e.depth == 8);
+    CHECK(e.score == 6);
+    table.store(9, hash, m, 5, 10, Bound::lower, false);
     table.store(9, hash, Move(), 7, 5, Bound::exact, false);  // exact: replaces, keeps the move
     REQUIRE(table.probe(9, hash, e));
     CHECK(e.depth == 5);
@@ -316,6 +324,11 @@ TEST_CASE("transposition table: old entries give way to new ones, proven ones ou
     REQUIRE(table.probe(9, hash, e));
     CHECK(e.proven);
     CHECK(e.depth == 1);
+    table.store(9, hash, Move(), win_in(4), 12, Bound::lower, true);
+    table.store(9, hash, Move(), 11, 2, Bound::upper, false);  // over a proven entry: replaces
+    REQUIRE(table.probe(9, hash, e));
+    CHECK_FALSE(e.proven);
+    CHECK(e.depth == 2);
     table.store(9, hash, Move(), 9, 12, Bound::lower, false);
     table.new_search();
     table.store(9, hash, Move(), 10, 3, Bound::upper, false);  // of a new search: replaces
