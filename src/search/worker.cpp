@@ -308,10 +308,11 @@ void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv,
   // their end. And it can follow a move that wins, but not as fast as the line's score says: an
   // entry stored by a null-window search holds a bound ("a win in at most 12") and the move that
   // proved it, so a line scored a loss in 8 once went wrong at its 6th move and could not be
-  // finished. So each move of the line is checked, from the root, by a null-window search to
+  // finished. So each move of the line after the first is checked by a null-window search to
   // the plies left around the result it must keep (the quickest win, the longest defence); a
   // move that fails it, or a missing one, is replaced by the first legal move that passes. The
-  // first move is the line's own (one line a root move) and is never replaced. A line that ends
+  // first move is the line's own (one line a root move, scored by the search itself) and is
+  // neither checked nor replaced. A line that ends
   // the game after exactly its distance is checked too: a slow win and a blunder in reply would
   // end it so as well, and the line is to be best play.
   // Only the main thread's lines are reported. A search stopped meanwhile, or a result the
@@ -333,8 +334,9 @@ void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv,
     };
     const MoveList moves = legal_moves(pos);
     const Move given = line.size() < pv.size() ? pv[line.size()] : Move();
-    Move keeps;
-    if (moves.contains(given) && keeps_result(given)) keeps = given;
+    // The root move is the line's own, its score the search's: nothing to check or replace.
+    Move keeps = line.empty() ? given : Move();
+    if (keeps.is_null() && moves.contains(given) && keeps_result(given)) keeps = given;
     for (std::size_t i = 0; keeps.is_null() && !line.empty() && i < moves.size() && !aborted(); ++i)
       if (moves[i] != given && keeps_result(moves[i])) keeps = moves[i];
     if (aborted() || keeps.is_null()) return;
