@@ -312,9 +312,9 @@ void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv,
   // the plies left around the result it must keep (the quickest win, the longest defence); a
   // move that fails it, or a missing one, is replaced by the first legal move that passes. The
   // first move is the line's own (one line a root move, scored by the search itself) and is
-  // neither checked nor replaced. A line that ends
-  // the game after exactly its distance is checked too: a slow win and a blunder in reply would
-  // end it so as well, and the line is to be best play.
+  // neither checked nor replaced. A line that ends the game after exactly its distance is
+  // checked too: a slow win and a blunder in reply would end it so as well, and the line is to
+  // be best play.
   // Only the main thread's lines are reported. A search stopped meanwhile, or a result the
   // checks cannot keep (no move passes), leaves the line as the table gave it.
   const SearchFeatures& f = shared_.features;
@@ -337,7 +337,7 @@ void Worker::complete_decisive_line(const Position& root, std::vector<Move>& pv,
     // The root move is the line's own, its score the search's: nothing to check or replace.
     Move keeps = line.empty() ? given : Move();
     if (keeps.is_null() && moves.contains(given) && keeps_result(given)) keeps = given;
-    for (std::size_t i = 0; keeps.is_null() && !line.empty() && i < moves.size() && !aborted(); ++i)
+    for (std::size_t i = 0; keeps.is_null() && i < moves.size() && !aborted(); ++i)
       if (moves[i] != given && keeps_result(moves[i])) keeps = moves[i];
     if (aborted() || keeps.is_null()) return;
     line.push_back(keeps);
