@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "line_checks.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/solver.hpp"
@@ -127,13 +128,7 @@ TEST_CASE("a win's line is mended where the table's move for it wins, but more s
       CHECK(pv[0] == astray->moves[0]);
       CHECK(pv[1] == astray->moves[1]);
       CHECK(pv[2] != astray->moves[2]);
-      Position end = astray->root;
-      for (Move m : pv) {
-        REQUIRE(legal_moves(end).contains(m));
-        end.play(m);
-      }
-      CHECK(end.is_over());
-      CHECK(end.result() == (astray->root.side_to_move() == x ? Result::x_wins : Result::o_wins));
+      test::check_line_ends_game(astray->root, pv, n, true);
       ++mended;
     }
     CHECK(mended == 3);

@@ -29,6 +29,13 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// The lines again as one text, each ending in a newline: for searches and failure messages.
+std::string text_of(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
 // An engine writing into a string; output() is read only while no task runs.
 class Session {
  public:
@@ -144,8 +151,7 @@ TEST_CASE("protocol: umi declares the engine and its options, then umiok") {
   CHECK(out.front().rfind("id name moon ", 0) == 0);
   CHECK(out[1].rfind("id author ", 0) == 0);
   CHECK(out.back() == "umiok");
-  std::string options;
-  for (const auto& line : out) options += line + "\n";
+  const std::string options = text_of(out);
   // Hash goes up to what the machine can hold (the Searcher's limit is 65536 MiB).
   const std::size_t memory = test::meminfo_total_mb();
   const std::size_t hash_max = memory && memory < 65536 ? memory : 65536;
@@ -370,8 +376,7 @@ TEST_CASE("protocol: setoption changes the rules and replays the position under 
   CHECK(s.send("setoption name movement value SLIDE").empty());  // names and values ignore case
   CHECK(s.send("setoption name Diagonal Captures value true").empty());
   const auto d = s.send("d");
-  std::string all;
-  for (const auto& line : d) all += line + "\n";
+  const std::string all = text_of(d);
   CHECK(all.find("rules: slide movement, orthogonal and diagonal captures, clock limit 40\n") != std::string::npos);
   CHECK(all.find("position: 5/1x3/5/5/5 o 11 12 0 1\n") != std::string::npos);
 
@@ -836,9 +841,7 @@ TEST_CASE("protocol: a solve out of reach is ended by stop; options wait for it;
   s.handle("isready");
   s.handle("stop");  // returns once bestmove is written; the output is read after it
   const auto out = s.take();
-  std::string all;  // shown if a check fails
-  for (const auto& line : out) all += line + "\n";
-  INFO(all);
+  INFO(text_of(out));  // shown if a check fails
   std::vector<std::string> errors, others;
   for (const auto& line : out)
     if (is_error(line)) errors.push_back(line);

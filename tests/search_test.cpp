@@ -25,9 +25,12 @@
 #include "moon/solve_table.hpp"
 #include "moon/solver.hpp"
 #include "moon/transposition_table.hpp"
+#include "line_checks.hpp"
 #include "machine_memory.hpp"
 
 using namespace moon;
+using test::check_line_ends_game;
+using test::pv_is_legal;
 
 namespace {
 
@@ -138,27 +141,6 @@ SearchLines search_lines(Searcher& searcher, const Position& pos, const SearchLi
   REQUIRE(r.has_value());
   out.result = *r;
   return out;
-}
-
-bool pv_is_legal(const Position& root, const std::vector<Move>& pv) {
-  Position pos = root;
-  for (Move m : pv) {
-    if (!legal_moves(pos).contains(m)) return false;
-    pos.play(m);
-  }
-  return true;
-}
-
-// A line scored a win (or loss) in `plies` for the root's side to move is legal and, played out,
-// ends the game after exactly that many plies with that outcome.
-void check_line_ends_game(const Position& root, const std::vector<Move>& pv, int plies, bool root_wins) {
-  REQUIRE(pv_is_legal(root, pv));
-  CHECK(int(pv.size()) == plies);
-  Position end = root;
-  for (Move m : pv) end.play(m);
-  REQUIRE(end.is_over());
-  const bool x_should_win = (root.side_to_move() == x) == root_wins;
-  CHECK((end.result() == Result::x_wins) == x_should_win);
 }
 
 }  // namespace

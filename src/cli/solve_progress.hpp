@@ -1,8 +1,8 @@
 // moon solve's progress on standard error. While it proves, the solver reports about once a
 // second a line "<question> | <counts>" (solve_progress_separator, solver.hpp): the question it
 // is asking, with what it has proven so far, then the nodes, their rate, the time and the
-// table's fill. A solve of an hour
-// would write thousands of such lines, mostly repeating the question, so:
+// table's fill. A solve of an hour would write thousands of such lines, mostly repeating the
+// question, so:
 // - on a terminal, each question gets a line of its own, and its counts a line beneath that is
 //   redrawn in place (kept, with its last figures, when the next question comes);
 // - elsewhere (a log, a pipe), a line when the question changes, and while it does not, at most
