@@ -37,3 +37,25 @@ TEST_CASE("time planning: a share of the clock, and no overflow whatever the tim
     CHECK(budget.hard_ms <= left / 2);
   }
 }
+
+TEST_CASE("time planning: iterations start until half the share is spent, none after the first at under 50 ms") {
+  SearchLimits clock;
+  clock.time_left_ms = 1000;  // a share of 38 ms: iterations start until 19 ms
+  CHECK(search::plan_time(clock).starts_next_iteration(0));
+  CHECK(search::plan_time(clock).starts_next_iteration(18999));
+  CHECK_FALSE(search::plan_time(clock).starts_next_iteration(19000));
+  clock.time_left_ms = 60;  // 6 ms kept back; 54 / 25: a share of 2 ms, so until 1 ms
+  REQUIRE(search::plan_time(clock).soft_ms == 2);
+  CHECK(search::plan_time(clock).starts_next_iteration(999));
+  CHECK_FALSE(search::plan_time(clock).starts_next_iteration(1000));
+  clock.time_left_ms = 30;  // 3 ms kept back; 27 / 25: a share of 1 ms, the first iteration only
+  REQUIRE(search::plan_time(clock).soft_ms == 1);
+  CHECK_FALSE(search::plan_time(clock).starts_next_iteration(0));
+  // The largest clock's share (about 3.7 * 10^17 ms) is further off than the most microseconds
+  // (about 9.2 * 10^18): no product overflows on the way to saying so.
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  clock.time_left_ms = most;
+  CHECK(search::plan_time(clock).starts_next_iteration(most));
+  // No budget (a depth or node limit, or infinite): always.
+  CHECK(search::TimeBudget{}.starts_next_iteration(most));
+}
