@@ -1314,3 +1314,40 @@ TEST_CASE("a hash size above the machine's memory is refused; the table and the 
   CHECK(second_search(SearchOptions{over, 2, {}}) == unchanged);
   CHECK(second_search(SearchOptions{4, 1, {}}) > unchanged);
 }
+
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+// Run alone, in a process of its own (ctest's moon_fresh_process_tests: `moon_tests
+// --test-suite=fresh_process --no-skip`), skipped in other runs: the free memory that earlier test
+// cases leave in the heap would hold the workers without the address space the limit denies.
+TEST_CASE("threads whose state cannot be allocated are refused; the table and the options stay" *
+          doctest::test_suite("fresh_process") * doctest::skip()) {
+  // 256 workers' state (history, killers: about 17 MiB) does not fit in 8 MiB more address space,
+  // where a 4 MiB table would. The change is refused as a value, before the table is touched: the
+  // next search, on one thread and the warm table, visits what a search after no change visits.
+  // (A Searcher that resized its table first, or kept some of the new workers, would visit more,
+  // or search on many threads; the one before this test threw bad_alloc after the resize.)
+  const Position pos = parse("x3x/5/3o1/o4/2o2 o");
+  SearchLimits limits;
+  limits.depth = 7;
+  auto second_search = [&](bool change) {
+    Searcher s(SearchOptions{2, 1, {}});
+    REQUIRE(s.search(pos, limits).has_value());
+    if (change) {
+      std::optional<Expected<bool>> changed;
+      {
+        const test::AddressSpaceGuard guard(8);
+        changed = s.set_options(SearchOptions{4, 256, {}});  // no doctest check in here: it allocates
+      }
+      REQUIRE_FALSE(changed->has_value());
+      CHECK((*changed).error().message == "cannot allocate the state of 256 search threads");
+      CHECK(s.options().hash_mb == 2);
+      CHECK(s.options().threads == 1);
+    }
+    const auto r = s.search(pos, limits);
+    REQUIRE(r.has_value());
+    CHECK(legal_moves(pos).contains(r->best));
+    return r->nodes;
+  };
+  CHECK(second_search(true) == second_search(false));
+}
+#endif

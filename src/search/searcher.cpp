@@ -1,6 +1,8 @@
 // The Searcher: options, limits, time, helper threads (Lazy SMP) and the reports to frontends.
 #include <algorithm>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -77,9 +79,13 @@ struct Searcher::Impl {
     for (auto& w : workers) w->clear();
   }
 
-  void make_workers(int count) {
-    workers.clear();
-    for (int i = 0; i < count; ++i) workers.push_back(std::make_unique<search::Worker>(i, shared));
+  // A fresh set of workers, made beside the ones in place: memory that cannot be had (bad_alloc)
+  // leaves those as they were.
+  std::vector<std::unique_ptr<search::Worker>> make_workers(int count) {
+    std::vector<std::unique_ptr<search::Worker>> made;
+    made.reserve(std::size_t(count));
+    for (int i = 0; i < count; ++i) made.push_back(std::make_unique<search::Worker>(i, shared));
+    return made;
   }
   std::uint64_t total_nodes() const {
     std::uint64_t n = 0;
@@ -101,7 +107,7 @@ Searcher::Searcher(SearchOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->shared.features = options.features;
   impl_->shared.weights = options.evaluation;
   impl_->shared.total_nodes = [impl = impl_.get()] { return impl->total_nodes(); };
-  impl_->make_workers(options.threads);
+  impl_->workers = impl_->make_workers(options.threads);
 }
 
 Searcher::~Searcher() = default;
@@ -111,11 +117,21 @@ Expected<bool> Searcher::set_options(SearchOptions options) {
   std::lock_guard lock(impl_->start_mutex);
   if (impl_->searching.load()) return Error{"cannot change options while searching"};
   if (auto ok = validate(options); !ok) return ok;
+  // Whatever fails, nothing changes: the new workers are made first, then the table (whose
+  // resize() keeps the old one when it fails), and only then do the workers take their place.
+  std::vector<std::unique_ptr<search::Worker>> new_workers;
+  if (options.threads != impl_->options.threads) {
+    try {
+      new_workers = impl_->make_workers(options.threads);
+    } catch (const std::bad_alloc&) {
+      return Error{"cannot allocate the state of " + std::to_string(options.threads) + " search threads"};
+    }
+  }
   if (options.hash_mb != impl_->options.hash_mb) {
     if (auto ok = impl_->shared.table.resize(options.hash_mb); !ok) return ok;
     impl_->table_rules.reset();
   }
-  if (options.threads != impl_->options.threads) impl_->make_workers(options.threads);
+  if (!new_workers.empty()) impl_->workers = std::move(new_workers);
   if (!(options.features == impl_->options.features) || !(options.evaluation == impl_->options.evaluation))
     impl_->clear();
   impl_->options = options;
