@@ -5,12 +5,22 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
+#include <iostream>
 #include <istream>
 #include <string>
 
 namespace moon {
 
-enum class LineRead { line, too_long, end };
+// `failed`: standard input could not be read (errno says why); what was read of a last line
+// before the error is dropped, as a line cut short.
+enum class LineRead { line, too_long, end, failed };
+
+// Whether the end of `in` was a read error rather than the end of the input. sbumpc() says "end
+// of file" for both; std::cin's buffer, synchronised with C's stdio as moon leaves it, reads with
+// getc(stdin), whose error indicator tells them apart. Other streams (strings, in the tests)
+// have no read errors to tell.
+inline bool read_failed(const std::istream& in) { return in.rdbuf() == std::cin.rdbuf() && std::ferror(stdin); }
 
 // One line of at most `max_length` characters into `line`, without its '\n' (nor a '\r' before
 // it). Reads the stream's buffer directly: the stream's own state flags are left alone.
@@ -22,6 +32,10 @@ inline LineRead read_bounded_line(std::istream& in, std::string& line, std::size
   for (;;) {
     const int c = buffer->sbumpc();
     if (c == std::char_traits<char>::eof()) {
+      if (read_failed(in)) {
+        line.clear();
+        return LineRead::failed;
+      }
       if (!any) return LineRead::end;
       break;
     }

@@ -308,6 +308,27 @@ TEST_CASE("output that cannot be written is a failure: a message and exit status
   std::filesystem::remove(err);
 }
 
+TEST_CASE("input that cannot be read is a failure, not the end of the input") {
+  // Standard input a directory: every read fails (EISDIR), where end of input would end play
+  // and protocol with status 0.
+  const auto base = std::filesystem::temp_directory_path() / ("moon_test_unreadable_" + std::to_string(getpid()));
+  const std::string out = base.string() + ".out", err = base.string() + ".err";
+  const auto run_on_directory = [&](const std::string& args) {
+    const std::string command = std::string("'") + MOON_PROGRAM + "' " + args + " </ >'" + out + "' 2>'" + err + "'";
+    const int raw = std::system(command.c_str());
+    return raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  };
+  // play: the game so far is kept (its replay line), as at the end of the input.
+  CHECK(run_on_directory("play --depth 1 b4") == 1);
+  CHECK(test::read_whole_file(out).find("\ngame abandoned\nreplay: moon show --fen '5/5/5/5/5 x 12 12 0 1' b4 ") !=
+        std::string::npos);
+  CHECK(test::read_whole_file(err).rfind("moon play: cannot read standard input: ", 0) == 0);
+  // protocol: an error line, as every error is said there.
+  CHECK(run_on_directory("protocol") == 1);
+  CHECK(test::read_whole_file(out).rfind("info string error: cannot read standard input: ", 0) == 0);
+  for (const auto& f : {out, err}) std::filesystem::remove(f);
+}
+
 TEST_CASE("--version prints the version") {
   const Run run = run_moon("--version");
   CHECK(run.status == 0);

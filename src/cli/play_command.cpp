@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -280,6 +282,13 @@ int play_command(Args args) {
       std::cout << (over ? "\n" : "\nend of input: game abandoned\n");
       if (!over) print_replay(g);
       return 0;
+    }
+    if (read == LineRead::failed) {  // as the end of the input, but a failure, which says why
+      const std::string why = std::strerror(errno);
+      std::cout << (over ? "\n" : "\ngame abandoned\n");
+      if (!over) print_replay(g);
+      std::cerr << "moon play: cannot read standard input: " << why << "\n";
+      return 1;
     }
     if (read == LineRead::too_long) {
       std::cout << "input line longer than " << max_input_line << " characters: ignored; "

@@ -1,6 +1,8 @@
 #include "protocol/engine.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <optional>
 
@@ -65,6 +67,14 @@ int Engine::run(std::istream& in) {
   for (;;) {
     const LineRead status = read_bounded_line(in, line, max_line_length);
     if (status == LineRead::end) break;
+    if (status == LineRead::failed) {
+      // No more commands can come: what runs is ended (its bestmove written) as at the end of
+      // the input, but the session failed, and says why.
+      const std::string why = std::strerror(errno);
+      stop();
+      send_error("cannot read standard input: " + why);
+      return 1;
+    }
     if (status == LineRead::too_long) {
       send_error("line longer than " + std::to_string(max_line_length) + " characters");
       continue;
