@@ -789,6 +789,17 @@ TEST_CASE("moon match with fewer threads and less memory than asked: fewer games
   if (r.status == 1) CHECK(contains(r.err, "out of memory: "));
   if (r.status == 0) CHECK(contains(r.out, "Games: 128 "));
 }
+
+TEST_CASE("moon match with no memory for any engine: one message, no game") {
+  // 300 MB of address space does not hold a 512 MiB table, even for the one game on the main
+  // thread (which needs no thread started).
+  const Run r = run_moon("match --hash 512 --games 4 --concurrency 2 --depth 1 --quiet", "", "ulimit -v 300000; ");
+  CHECK(r.status == 1);
+  CHECK(contains(r.out, "Games: 0 "));
+  INFO("stderr: ", r.err);
+  CHECK(r.err == "moon match: out of memory: the system would not give the memory for the engines (their tables' "
+                 "size is --hash); no game was played\n");
+}
 #endif
 
 namespace {

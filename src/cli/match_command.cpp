@@ -519,13 +519,18 @@ int match_command(Args args) {
 
   const int finished = wins + draws + losses;
   const bool failed = !interrupt.interrupted() && finished < games;
+  // No engine could be made, not even on this thread, which needs no thread started: memory.
+  const bool none_played = playing == 0 && finished == 0 && !interrupt.interrupted();
   if (engine_failure) {
     std::cerr << "moon match: " << *engine_failure << "; the match stops after " << finished << " of " << games
               << " games\n";
+  } else if (none_played) {
+    std::cerr << "moon match: out of memory: the system would not give the memory for the engines (their tables' "
+                 "size is --hash); no game was played\n";
   } else if (playing < concurrency)
     std::cerr << "moon match: " << playing << (playing == 1 ? " game" : " games") << " at once, not " << concurrency
               << ": the system would not start more threads, or not give the memory for more engines\n";
-  if (failed && !engine_failure)
+  if (failed && !engine_failure && !none_played)
     std::cerr << "moon match: out of memory: " << games - finished << " of the " << games
               << " games were not played\n";
   if (interrupt.interrupted())
