@@ -203,6 +203,28 @@ TEST_CASE("the same table over repeated hashed counts stays exact") {
   }
 }
 
+TEST_CASE("hashed counts stay exact under every variant with a short clock") {
+  // A clock limit of 3 ends many lines within the count, so that the table holds positions that
+  // differ only in their clock (and, in placement, in their hands), for every movement and
+  // capture rule: an entry that ignored the clock under one variant would give a wrong count.
+  for (const Movement movement : {Movement::step, Movement::slide})
+    for (const CaptureLines lines : {CaptureLines::orthogonal, CaptureLines::orthogonal_and_diagonal}) {
+      const Rules rules{movement, lines, 3};
+      for (const char* text : {"xo2o/1x1xo/2o2/x1x2/o3x x 0 0 0 31", "x1o2/1x1o1/5/o1x1o/1x1x1 o 1 2 0 20"}) {
+        const Position p = pos(text, rules);
+        const std::string label = std::string(text) + (rules.slide() ? " --slide" : "") +
+                                  (rules.diagonal() ? " --diagonal" : "") + " --clock-limit 3";
+        INFO(label);
+        const Count plain = perft_count(p, 7);
+        for (const PerftOptions& opts : {options(1, 1), options(2, 1)}) {
+          const auto r = perft(p, 7, opts);
+          REQUIRE(r.has_value());
+          CHECK(r->nodes == plain);
+        }
+      }
+    }
+}
+
 TEST_CASE("invalid perft options are refused with a message") {
   const Position start = Position::start();
   struct Case {

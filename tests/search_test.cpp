@@ -933,6 +933,47 @@ TEST_CASE("stop() from another thread ends an infinite search, which keeps a leg
   CHECK(finished.get()->best.is_null());
 }
 
+TEST_CASE("stop() ends the iteration that runs, not after it" * doctest::test_suite("threads")) {
+  // Counted in nodes, not time: one thread searches the start to depth d + 1, and once depth d is
+  // reported, stop() comes from this thread, while depth d + 1 has just begun. A prompt stop
+  // visits a sliver of that iteration; a stop heeded only between iterations (as a search that
+  // checked its flag only there would) visits it whole. One thread and a fresh table search the
+  // same nodes up to the stop as a run that is not stopped.
+  const int d = scale > 1 ? 9 : 10;  // depth 11 from the start: 1.3 M nodes, 10: 0.5 M
+  const Position pos = Position::start();
+  SearchLimits limits;
+  limits.depth = d + 1;
+  std::uint64_t nodes_at_d = 0;
+  const auto record = [&](const SearchInfo& info) {
+    if (info.depth == d) nodes_at_d = info.nodes;
+  };
+  Searcher whole(SearchOptions{16, 1, {}});
+  const auto unstopped = whole.search(pos, limits, record);
+  REQUIRE(unstopped.has_value());
+  REQUIRE(unstopped->depth == d + 1);
+  const std::uint64_t iteration = unstopped->nodes - nodes_at_d;
+  MESSAGE("depth ", d + 1, " alone: ", iteration, " nodes");
+
+  Searcher stopped(SearchOptions{16, 1, {}});
+  std::atomic<std::uint64_t> reached{0};
+  auto future = std::async(std::launch::async, [&] {
+    return stopped.search(pos, limits, [&](const SearchInfo& info) {
+      if (info.depth == d) reached = info.nodes;
+    });
+  });
+  while (reached == 0 && future.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    std::this_thread::yield();
+  stopped.stop();
+  REQUIRE(future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  const auto r = future.get();
+  REQUIRE(r.has_value());
+  CHECK(reached.load() == nodes_at_d);  // the same search up to there
+  CHECK(r->depth == d);                 // the stopped iteration is not reported as completed
+  CHECK(legal_moves(pos).contains(r->best));
+  INFO("nodes after the stop: ", r->nodes - reached.load(), " of the iteration's ", iteration);
+  CHECK(r->nodes - reached.load() < iteration / 2);
+}
+
 TEST_CASE("a stop requested on the token ends a search, even before it begins" * doctest::test_suite("threads")) {
   const Position pos = Position::start();
   SearchLimits infinite;
