@@ -219,6 +219,7 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
 }  // namespace
 
 Expected<PerftResult> perft(const Position& pos, int depth, const PerftOptions& options) {
+  if (auto ok = check_rules(pos.rules()); !ok) return ok.error();
   if (depth < 0 || depth > max_perft_depth)
     return Error{"depth " + std::to_string(depth) + " must be from 0 to " + std::to_string(max_perft_depth)};
   if (options.threads < 1 || options.threads > max_perft_threads)

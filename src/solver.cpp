@@ -188,6 +188,7 @@ class Solver::Session {
 };
 
 Expected<SolveResult> Solver::solve(const Position& pos, std::stop_token stop_token) {
+  if (auto ok = check_rules(pos.rules()); !ok) return ok.error();
   Session session(*impl_);
   if (!session.started()) return Error{"a solve is already running on this solver"};
   // Runs at once if the stop was requested before this solve began, else when it is; gone
@@ -197,6 +198,7 @@ Expected<SolveResult> Solver::solve(const Position& pos, std::stop_token stop_to
 }
 
 Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos, std::stop_token stop_token) {
+  if (auto ok = check_rules(pos.rules()); !ok) return ok.error();
   Session session(*impl_);
   if (!session.started()) return Error{"a solve is already running on this solver"};
   const std::stop_callback stop_on_request(stop_token, [this] { stop(); });

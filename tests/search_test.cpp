@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <limits>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -21,6 +22,7 @@
 #include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
+#include "moon/perft.hpp"
 #include "moon/search.hpp"
 #include "moon/solve_table.hpp"
 #include "moon/solver.hpp"
@@ -227,6 +229,14 @@ TEST_CASE("evaluation stays inside the heuristic range and is symmetric in colou
 
 TEST_CASE("transposition table: exact keys, bounds, proven flag, replacement keeps the deep") {
   TranspositionTable table;
+  {
+    // Never sized: nothing kept, nothing found (an empty array was read, and written, before).
+    TableEntry none;
+    const Position start = Position::start();
+    table.store(start.key(), start.hash(), Move::placement(0), Score(1), 1, Bound::exact, false);
+    CHECK_FALSE(table.probe(start.key(), start.hash(), none));
+    CHECK(table.hashfull() == 0);
+  }
   REQUIRE(table.resize(1));
   CHECK_FALSE(table.resize(0));
   const Position a = parse("5/5/2x2/5/xo1ox x");
@@ -817,6 +827,38 @@ TEST_CASE("over and blocked positions") {
   CHECK(instant->depth == 1);  // one legal move under a clock: no thinking
 }
 
+TEST_CASE("a position whose rules are out of range is refused by perft, the search and the solver") {
+  // Position::start() takes its rules as given; a clock limit past 255 would wrap the 8-bit clock
+  // (a game without end), and one of INT_MAX overflowed the solver's bounds.
+  Searcher searcher(SearchOptions{1, 1, {}});
+  Solver solver(SolveOptions{1, 1});
+  SearchLimits depth2;
+  depth2.depth = 2;
+  for (const int limit : {0, -1, Rules::max_clock_limit + 1, std::numeric_limits<int>::max()}) {
+    const Position p = Position::start(Rules{Movement::step, CaptureLines::orthogonal, limit});
+    const std::string message = "clock limit " + std::to_string(limit) + " must be from 1 to 255";
+    INFO(message);
+    const auto counted = perft(p, 2);
+    REQUIRE_FALSE(counted.has_value());
+    CHECK(counted.error().message == message);
+    const auto searched = searcher.search(p, depth2);
+    REQUIRE_FALSE(searched.has_value());
+    CHECK(searched.error().message == message);
+    const auto solved = solver.solve(p);
+    REQUIRE_FALSE(solved.has_value());
+    CHECK(solved.error().message == message);
+    const auto analysed = solver.analyze(p);
+    REQUIRE_FALSE(analysed.has_value());
+    CHECK(analysed.error().message == message);
+  }
+  // The limits themselves are in range.
+  for (const int limit : {Rules::min_clock_limit, Rules::max_clock_limit}) {
+    const Position p = Position::start(Rules{Movement::slide, CaptureLines::orthogonal_and_diagonal, limit});
+    CHECK(perft(p, 2).has_value());
+    CHECK(searcher.search(p, depth2).has_value());
+  }
+}
+
 TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are refused") {
   Searcher s;
   const Position pos = Position::start();
@@ -875,6 +917,25 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
   CHECK_FALSE(s.search(pos, infinite_and_deep).has_value());
   CHECK_FALSE(s.set_options(SearchOptions{0, 1, {}}).has_value());
   CHECK_FALSE(s.set_options(SearchOptions{16, 0, {}}).has_value());
+  // Evaluation weights out of range (whose products would overflow an int) are refused, by
+  // name; the constructor brings them into range instead, and that searcher evaluates as one
+  // given the limit itself.
+  for (const auto& [name, field] : eval_weight_fields) {
+    for (const int weight : {max_eval_weight + 1, -max_eval_weight - 1, std::numeric_limits<int>::max() / 2}) {
+      SearchOptions heavy;
+      heavy.evaluation.*field = weight;
+      const auto refused_weight = s.set_options(heavy);
+      REQUIRE_FALSE(refused_weight.has_value());
+      CHECK(refused_weight.error().message == "evaluation weight " + std::string(name) + " must be from -1000 to 1000, not " +
+                                                  std::to_string(weight));
+    }
+    SearchOptions heaviest;
+    heaviest.evaluation.*field = max_eval_weight;
+    CHECK(s.set_options(heaviest).has_value());
+    heaviest.evaluation.*field = std::numeric_limits<int>::max();
+    CHECK(Searcher(heaviest).options().evaluation.*field == max_eval_weight);
+  }
+  CHECK(s.set_options(SearchOptions{}).has_value());
   CHECK(s.set_options(SearchOptions{2, 2, {}}).has_value());
   CHECK(s.options().threads == 2);
 }

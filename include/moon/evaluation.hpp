@@ -17,6 +17,9 @@
 #pragma once
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
+#include <utility>
 
 #include "moon/bitboard.hpp"
 #include "moon/movegen.hpp"
@@ -39,6 +42,22 @@ struct EvalWeights {
 };
 
 inline constexpr EvalWeights eval_weights{};
+
+// Every weight by name (as `moon match --a-eval` names them), and the range each must be in:
+// Searcher::set_options() refuses a weight outside it, and its constructor brings one into it.
+// Within it no sum below can overflow (24 counters and a few dozen moves a side, at most).
+inline constexpr std::pair<std::string_view, int EvalWeights::*> eval_weight_fields[] = {
+    {"material", &EvalWeights::material},
+    {"capture_threat", &EvalWeights::capture_threat},
+    {"exposure", &EvalWeights::exposure},
+    {"flank_threat", &EvalWeights::flank_threat},
+    {"mobility", &EvalWeights::mobility},
+    {"corner", &EvalWeights::corner},
+    {"placement_threat", &EvalWeights::placement_threat},
+    {"first_mover_threat", &EvalWeights::first_mover_threat},
+};
+static_assert(std::size(eval_weight_fields) * sizeof(int) == sizeof(EvalWeights), "every weight is named");
+inline constexpr int max_eval_weight = 1000;
 inline constexpr Bitboard corner_squares = square_bb(0) | square_bb(4) | square_bb(20) | square_bb(24);
 
 namespace detail {

@@ -28,8 +28,11 @@ constexpr std::uint64_t scramble_key(std::uint64_t key) {
 }
 
 // A value type of 24 bytes: copy it to keep a position, play moves on the copy (copy-make).
-// Build one with Position::start() or parse_position() (notation.hpp), which validate; the
+// Build one with Position::start() or parse_position() (notation.hpp), which validates; the
 // state is then only changed by playing legal moves, so its invariants always hold.
+// Position::start() takes its rules as given: rules from make_rules() (rules.hpp), or Rules{}
+// with a clock limit in range; perft(), the Searcher and the Solver refuse a position whose
+// rules are not (check_rules()).
 class Position {
  public:
   static constexpr Position start(const Rules& rules = {}) {

@@ -36,6 +36,14 @@ inline Expected<Rules> make_rules(Movement movement, CaptureLines lines, int clo
   return Rules{movement, lines, clock_limit};
 }
 
+// Whether rules made elsewhere (a Rules{} whose limit was set by hand, given to
+// Position::start()) are in range: perft(), Searcher::search() and the Solver refuse a position
+// whose rules are not, with make_rules()'s message.
+inline Expected<bool> check_rules(const Rules& rules) {
+  if (const auto made = make_rules(rules.movement, rules.capture_lines, rules.clock_limit); !made) return made.error();
+  return true;
+}
+
 // The rule options that change the hot path, as compile-time parameters: the default rules
 // pay nothing for the variants they do not use.
 template <bool Slide, bool Diagonal>

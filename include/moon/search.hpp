@@ -123,7 +123,7 @@ struct SearchOptions {
   std::size_t hash_mb = 16;  // TranspositionTable::min_mb to max_mb, at most the machine's memory
   int threads = 1;           // 1 to max_search_threads (lazy SMP on one shared table)
   SearchFeatures features{};
-  EvalWeights evaluation{};  // the evaluation's weights (evaluation.hpp); the defaults are tuned
+  EvalWeights evaluation{};  // the evaluation's weights (evaluation.hpp), each within max_eval_weight; the defaults are tuned
 };
 
 class Searcher {
@@ -134,16 +134,18 @@ class Searcher {
   Searcher& operator=(const Searcher&) = delete;
 
   // Validates (hash TranspositionTable::min_mb..max_mb and at most the machine's physical
-  // memory, threads 1..max_search_threads); not while searching. On an error nothing changes.
+  // memory, threads 1..max_search_threads, each evaluation weight -max_eval_weight..
+  // max_eval_weight); not while searching. On an error nothing changes.
   // The constructor clamps instead (1 MB when the size cannot be had; std::bad_alloc if not
   // even that can).
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
   bool clear();  // forget the table and history (new game); false, and nothing done, while searching
-  // Returns an error for invalid limits, while another search runs on this Searcher, or if the
-  // system will not make the helper threads (made as the search begins, unless limits.depth is
-  // 1: nothing is then searched or reported); a position that is over gets best = null move (an
-  // infinite search of one, too, returns only when stopped).
+  // Returns an error for invalid limits or rules out of range (check_rules()), while another
+  // search runs on this Searcher, or if the system will not make the helper threads (made as
+  // the search begins, unless limits.depth is 1: nothing is then searched or reported); a
+  // position that is over gets best = null move (an infinite search of one, too, returns only
+  // when stopped).
   // on_iteration is called after each completed iteration, once for each of its lines
   // (limits.multipv), best first. An exception thrown by on_iteration ends the search (helper
   // threads stopped and joined) and leaves search() to the caller. A stop requested on

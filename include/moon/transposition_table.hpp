@@ -62,7 +62,9 @@ class TranspositionTable {
   // Entries written in the current search, per mille (sampled on the first 1000 entries).
   int hashfull() const;
 
+  // A table never sized (default-constructed, or every resize() refused) finds and keeps nothing.
   bool probe(std::uint64_t key, std::uint64_t hash, TableEntry& out) const {
+    if (!bucket_count_) return false;
     const Bucket& b = bucket(hash);
     for (const Slot& slot : b.slots) {
       const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
@@ -76,6 +78,7 @@ class TranspositionTable {
   }
 
   void store(std::uint64_t key, std::uint64_t hash, Move move, Score score, int depth, Bound bound, bool proven) {
+    if (!bucket_count_) return;
     Bucket& b = bucket(hash);
     Slot* target = nullptr;
     int lowest_worth = 1 << 30;

@@ -21,6 +21,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
 #include "whole_number.hpp"
+#include "moon/evaluation.hpp"
 #include "moon/memory.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
@@ -31,6 +32,7 @@ namespace moon::cli {
 namespace {
 
 constexpr std::string_view name = "match";
+static_assert(max_eval_weight == 1000, "the help text below states the weights' range");
 constexpr std::int64_t max_games = 1000000;               // the help text below says 1-1000000
 constexpr std::int64_t max_seed = std::int64_t{1} << 60;  // and 0 to 2^60
 static_assert(TranspositionTable::min_mb == 1 && TranspositionTable::max_mb == 65536 && SearchOptions{}.hash_mb == 16,

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <iterator>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "moon/evaluation.hpp"
 #include "moon/memory.hpp"
 #include "moon/notation.hpp"
 #include "moon/transposition_table.hpp"
@@ -132,16 +134,9 @@ Expected<EvalWeights> parse_weights(const std::string& text) {
   EvalWeights w;
   const auto items = list_items(text, "the weight list");
   if (!items) return items.error();
-  const std::pair<std::string_view, int*> weights[] = {
-      {"material", &w.material},
-      {"capture_threat", &w.capture_threat},
-      {"exposure", &w.exposure},
-      {"flank_threat", &w.flank_threat},
-      {"mobility", &w.mobility},
-      {"corner", &w.corner},
-      {"placement_threat", &w.placement_threat},
-      {"first_mover_threat", &w.first_mover_threat},
-  };
+  std::pair<std::string_view, int*> weights[std::size(eval_weight_fields)];
+  for (std::size_t i = 0; i < std::size(eval_weight_fields); ++i)
+    weights[i] = {eval_weight_fields[i].first, &(w.*eval_weight_fields[i].second)};
   std::vector<std::string_view> seen;
   for (const std::string& item : *items) {
     const auto eq = item.find('=');
@@ -149,7 +144,7 @@ Expected<EvalWeights> parse_weights(const std::string& text) {
     const std::string_view name = std::string_view(item).substr(0, eq), value = std::string_view(item).substr(eq + 1);
     const auto field = find_named(weights, name, "weight", seen);
     if (!field) return field.error();
-    const auto v = parse_whole_number(value, name, -1000, 1000);
+    const auto v = parse_whole_number(value, name, -max_eval_weight, max_eval_weight);
     if (!v) return v.error();
     **field = int(*v);
   }

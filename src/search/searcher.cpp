@@ -35,6 +35,10 @@ Expected<bool> validate(const SearchOptions& o) {
   if (o.threads < 1 || o.threads > max_search_threads)
     return Error{"threads must be from 1 to " + std::to_string(max_search_threads) + ", not " +
                  std::to_string(o.threads)};
+  for (const auto& [name, field] : eval_weight_fields)
+    if (o.evaluation.*field < -max_eval_weight || o.evaluation.*field > max_eval_weight)
+      return Error{"evaluation weight " + std::string(name) + " must be from " + std::to_string(-max_eval_weight) +
+                   " to " + std::to_string(max_eval_weight) + ", not " + std::to_string(o.evaluation.*field)};
   return true;
 }
 
@@ -98,6 +102,8 @@ Searcher::Searcher(SearchOptions options) : impl_(std::make_unique<Impl>()) {
   // Out-of-range options are brought into range here; set_options() reports them instead.
   options.hash_mb = std::clamp(options.hash_mb, TranspositionTable::min_mb, TranspositionTable::max_mb);
   options.threads = std::clamp(options.threads, 1, max_search_threads);
+  for (const auto& [name, field] : eval_weight_fields)
+    options.evaluation.*field = std::clamp(options.evaluation.*field, -max_eval_weight, max_eval_weight);
   if (!impl_->shared.table.resize(options.hash_mb)) {
     options.hash_mb = TranspositionTable::min_mb;
     // Without even that there is no table to search with (its probes would read no memory).
@@ -160,6 +166,7 @@ bool Searcher::is_searching() const { return impl_->searching.load(); }
 Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits& limits,
                                         std::function<void(const SearchInfo&)> on_iteration,
                                         std::stop_token stop_token) {
+  if (auto ok = check_rules(pos.rules()); !ok) return ok.error();
   if (auto ok = validate(limits); !ok) return ok.error();
   Impl& im = *impl_;
   search::SharedState& shared = im.shared;
