@@ -29,6 +29,7 @@
 #include "moon/transposition_table.hpp"
 #include "line_checks.hpp"
 #include "machine_memory.hpp"
+#include "random_positions.hpp"
 
 using namespace moon;
 using test::check_line_ends_game;
@@ -331,11 +332,12 @@ TEST_CASE("transposition table: old entries give way to new ones, proven ones ou
 }
 
 TEST_CASE("searches return legal moves and legal principal variations in every phase and variant") {
+  // Every rule set of the tests, clock limits 1, 10, 20 and 40 with each movement and capture rule.
   std::mt19937 rng(2024);
   int searched = 0;
-  for (const Rules& rules : all_variants) {
+  for (const Rules& rules : test::all_rule_sets()) {
     Searcher s;
-    for (int i = 0; i < 60 / scale; ++i) {
+    for (int i = 0; i < 24 / scale; ++i) {
       const Position pos = i % 3 == 2 ? random_endgame(rng, rules) : random_game_position(rng, rules);
       if (pos.is_over()) continue;
       SearchLimits limits;
@@ -351,7 +353,7 @@ TEST_CASE("searches return legal moves and legal principal variations in every p
       ++searched;
     }
   }
-  CHECK(searched > 100 / scale);
+  CHECK(searched > 200 / scale);
 }
 
 TEST_CASE("multi-PV: every line's score is its move's value at the iteration's depth") {
@@ -656,6 +658,60 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
   MESSAGE(proven, " proven results, ", distances, " with their distance");
   CHECK(proven >= 150 / scale);
   CHECK(distances >= 80 / scale);
+}
+
+TEST_CASE("multi-PV: every proven line agrees with the exact solver, not only the best") {
+  // The lines after the first are searched against the last line's score, with the table: each
+  // one a proven result claims must be its move's value, as the solver finds it one ply on (the
+  // outcome always, the distance where it is within the depth). Shallow searches of random
+  // endgames in every variant and short clocks, and deep ones (at most a million nodes each,
+  // the last completed iteration's lines) whose tables hold proven bounds that are not exact.
+  Solver solver(SolveOptions{16, 1, true, {}});
+  int checked = 0, distances = 0;
+  const auto check_lines = [&](Searcher& searcher, const Position& pos, const SearchLimits& limits) {
+    const SearchLines found = search_lines(searcher, pos, limits);
+    for (const SearchInfo& line : found.lines) {
+      if (line.score_info.kind == ScoreKind::heuristic) continue;
+      REQUIRE(!line.pv.empty());
+      INFO(to_string(pos), " (clock limit ", pos.rules().clock_limit, ") line ", line.line, ": ",
+           to_string(line.pv.front()), " ", to_string(line.score_info), " at depth ", line.depth);
+      const auto child = solver.solve(pos.after(line.pv.front()));
+      REQUIRE(child.has_value());
+      const Outcome claimed = line.score_info.kind == ScoreKind::win    ? Outcome::win
+                              : line.score_info.kind == ScoreKind::loss ? Outcome::loss
+                                                                         : Outcome::draw;
+      CHECK(child->outcome == opposite(claimed));
+      if (claimed != Outcome::draw && line.score_info.value <= line.depth) {
+        CHECK(child->plies == line.score_info.value - 1);
+        ++distances;
+      }
+      ++checked;
+    }
+  };
+  std::mt19937 rng(2718);
+  for (const Rules& base : all_variants) {
+    for (const int limit : {4, 8, 20}) {
+      Rules rules = base;
+      rules.clock_limit = limit;
+      Searcher searcher;  // one table over the positions of a rule set, as a frontend's
+      for (int i = 0; i < std::max(1, (limit == 20 ? 4 : 12) / scale); ++i) {
+        SearchLimits limits;
+        limits.depth = limit == 20 ? 20 : 8;
+        limits.nodes = 1'000'000;
+        limits.multipv = 3;
+        check_lines(searcher, random_endgame(rng, rules), limits);
+      }
+    }
+  }
+  // A 4 v 2 whose three lines are wins in 13, 13 and 17, all settled at depth 17.
+  SearchLimits deep;
+  deep.depth = 30;
+  deep.multipv = 3;
+  Searcher fresh;
+  check_lines(fresh, parse("4x/5/xo2o/3x1/2x2 x"), deep);
+  MESSAGE(checked, " proven lines checked, ", distances, " with their distance");
+  CHECK(checked >= 150 / scale);
+  CHECK(distances >= 60 / scale);
 }
 
 TEST_CASE("decisive lines run to the end of the game with a reused table and with several lines") {
