@@ -974,16 +974,15 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
   CHECK_FALSE(s.set_options(SearchOptions{0, 1, {}}).has_value());
   CHECK_FALSE(s.set_options(SearchOptions{16, 0, {}}).has_value());
   // Evaluation weights out of range (whose products would overflow an int) are refused, by
-  // name; the constructor brings them into range instead, and that searcher evaluates as one
-  // given the limit itself.
+  // name; the constructor brings them into range instead.
   for (const auto& [name, field] : eval_weight_fields) {
     for (const int weight : {max_eval_weight + 1, -max_eval_weight - 1, std::numeric_limits<int>::max() / 2}) {
       SearchOptions heavy;
       heavy.evaluation.*field = weight;
       const auto refused_weight = s.set_options(heavy);
       REQUIRE_FALSE(refused_weight.has_value());
-      CHECK(refused_weight.error().message == "evaluation weight " + std::string(name) + " must be from -1000 to 1000, not " +
-                                                  std::to_string(weight));
+      CHECK(refused_weight.error().message ==
+            "evaluation weight " + std::string(name) + " must be from -1000 to 1000, not " + std::to_string(weight));
     }
     SearchOptions heaviest;
     heaviest.evaluation.*field = max_eval_weight;

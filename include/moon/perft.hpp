@@ -177,8 +177,9 @@ struct PerftResult {
   int threads_not_started = 0;
 };
 
-// Validates the depth, the options and the position's rules (check_rules()); counts with the table and threads asked for. The hashed
-// count is exact: the table stores exact keys and 128-bit counts, checked on overflow.
+// Validates the depth, the options and the position's rules (check_rules()); counts with the
+// table and threads asked for. The hashed count is exact: the table stores exact keys and
+// 128-bit counts, checked on overflow.
 Expected<PerftResult> perft(const Position& pos, int depth, const PerftOptions& options = {});
 
 }  // namespace moon

@@ -123,7 +123,8 @@ struct SearchOptions {
   std::size_t hash_mb = 16;  // TranspositionTable::min_mb to max_mb, at most the machine's memory
   int threads = 1;           // 1 to max_search_threads (lazy SMP on one shared table)
   SearchFeatures features{};
-  EvalWeights evaluation{};  // the evaluation's weights (evaluation.hpp), each within max_eval_weight; the defaults are tuned
+  EvalWeights evaluation{};  // the evaluation's weights (evaluation.hpp), each at most
+                             // max_eval_weight either way; the defaults are tuned
 };
 
 class Searcher {
