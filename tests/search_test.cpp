@@ -131,6 +131,11 @@ Position random_endgame(std::mt19937& rng, const Rules& rules) {
 }
 
 // A search and the lines of its deepest completed iteration, best first (multi-PV).
+// The outcome a proven search score claims (a draw for ScoreKind::draw; not for heuristic scores).
+Outcome proven_outcome(ScoreKind kind) {
+  return kind == ScoreKind::win ? Outcome::win : kind == ScoreKind::loss ? Outcome::loss : Outcome::draw;
+}
+
 struct SearchLines {
   SearchResult result;
   std::vector<SearchInfo> lines;
@@ -625,9 +630,6 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
     REQUIRE(r.has_value());
     return *r;
   };
-  const auto outcome_of = [](ScoreKind kind) {
-    return kind == ScoreKind::win ? Outcome::win : kind == ScoreKind::loss ? Outcome::loss : Outcome::draw;
-  };
   for (const Rules& base : all_variants) {
     for (const int limit : {4, 8, 20}) {
       Rules rules = base;
@@ -638,7 +640,7 @@ TEST_CASE("proven results of deeper searches, and their best moves, agree with t
         if (found.score_info.kind == ScoreKind::heuristic) continue;
         INFO(to_string(pos), " limit ", limit, " search: ", to_string(found.score_info), ", best ", to_string(found.best));
         ++proven;
-        const Outcome outcome = outcome_of(found.score_info.kind);
+        const Outcome outcome = proven_outcome(found.score_info.kind);
         const SolveResult exact = solve(pos);
         CHECK(exact.outcome == outcome);
         const bool distance_known = outcome != Outcome::draw && found.score_info.value <= depth;
@@ -677,9 +679,7 @@ TEST_CASE("multi-PV: every proven line agrees with the exact solver, not only th
            to_string(line.pv.front()), " ", to_string(line.score_info), " at depth ", line.depth);
       const auto child = solver.solve(pos.after(line.pv.front()));
       REQUIRE(child.has_value());
-      const Outcome claimed = line.score_info.kind == ScoreKind::win    ? Outcome::win
-                              : line.score_info.kind == ScoreKind::loss ? Outcome::loss
-                                                                         : Outcome::draw;
+      const Outcome claimed = proven_outcome(line.score_info.kind);
       CHECK(child->outcome == opposite(claimed));
       if (claimed != Outcome::draw && line.score_info.value <= line.depth) {
         CHECK(child->plies == line.score_info.value - 1);
