@@ -16,18 +16,12 @@
 #include "protocol/commands.hpp"
 #include "protocol/engine.hpp"
 #include "machine_memory.hpp"
+#include "text_lines.hpp"
 
 using namespace moon;
 using namespace moon::protocol;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // The lines again as one text, each ending in a newline: for searches and failure messages.
 std::string text_of(const std::vector<std::string>& lines) {
@@ -54,7 +48,7 @@ class Session {
     const std::string all = out_.str();
     std::string fresh = all.substr(read_);
     read_ = all.size();
-    return lines_of(fresh);
+    return test::lines(fresh);
   }
 
   // The position string the engine holds, from `d`.
@@ -335,7 +329,7 @@ TEST_CASE("protocol: blank lines are ignored and run() accepts CRLF and a last l
   std::ostringstream out;
   Engine engine(out);
   CHECK(engine.run(in) == 0);
-  const auto lines = lines_of(out.str());
+  const auto lines = test::lines(out.str());
   REQUIRE(!lines.empty());
   CHECK(lines[0] == "readyok");
   CHECK(out.str().find("position: 5/1x3/5/5/5 o 11 12 0 1\n") != std::string::npos);
@@ -349,7 +343,7 @@ TEST_CASE("protocol: an overlong line is refused whole, and the session goes on"
   std::ostringstream out;
   Engine engine(out);
   CHECK(engine.run(in) == 0);
-  const auto lines = lines_of(out.str());
+  const auto lines = test::lines(out.str());
   REQUIRE(lines.size() == 2);
   CHECK(is_error(lines[0]));
   CHECK(lines[1] == "readyok");
@@ -362,7 +356,7 @@ TEST_CASE("protocol: an overlong line is refused whole, and the session goes on"
     std::ostringstream answers;
     Engine again(answers);
     CHECK(again.run(fits) == 0);
-    const auto said = lines_of(answers.str());
+    const auto said = test::lines(answers.str());
     REQUIRE(said.size() == 2);
     CHECK(said[0] == "readyok");
     CHECK(said[1] == "info string error: line longer than " + std::to_string(max_line_length) + " characters");
@@ -620,7 +614,7 @@ TEST_CASE("protocol: quit and the end of input during a search write bestmove an
     std::ostringstream out;
     Engine engine(out);
     CHECK(engine.run(in) == 0);
-    const auto lines = lines_of(out.str());
+    const auto lines = test::lines(out.str());
     REQUIRE(!lines.empty());
     CHECK(lines.back().rfind("bestmove ", 0) == 0);
   }

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "text_lines.hpp"
+
 namespace moon::test {
 
 struct Run {
@@ -43,13 +45,6 @@ inline Run run_moon(const std::string& args, const std::string& input = "", cons
   run.err = read_whole_file(err);
   for (const auto& f : {in, out, err}) std::filesystem::remove(f);
   return run;
-}
-
-inline std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> result;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
 }
 
 }  // namespace moon::test
