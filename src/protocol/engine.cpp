@@ -129,6 +129,17 @@ std::stop_token Engine::new_job(const char* kind) {
   return job_stop_.get_token();
 }
 
+template <class Task>
+void Engine::start_job(const char* kind, std::string last_resort, Task task) {
+  worker_ = std::thread([this, token = new_job(kind), last_resort = std::move(last_resort), task = std::move(task)] {
+    try {
+      finish(task(token));
+    } catch (...) {
+      finish(last_resort);
+    }
+  });
+}
+
 void Engine::wait() {
   {
     std::unique_lock lock(wake_mutex_);
@@ -296,17 +307,18 @@ void Engine::start_search(const GoCommand& go) {
     const std::string over = "info string the game is over: " + to_string(position_.result()) + "\n";
     if (!limits.infinite) return send(over + "bestmove (none)\n");
     send(over);
-    worker_ = std::thread([this, token = new_job("search")] {
+    return start_job("search", "bestmove (none)\n", [this](std::stop_token token) {
       wait_for_stop(token);  // `go infinite` answers only after `stop`, even here
-      finish("bestmove (none)\n");
+      return std::string("bestmove (none)\n");
     });
-    return;
   }
   const MoveList legal = legal_moves(position_);
   if (legal.size() == 1 && go.timed())  // forced: spend no time on it
     return send("info string the only legal move\nbestmove " + to_string(legal[0]) + "\n");
 
-  worker_ = std::thread([this, pos = position_, limits, fallback = legal[0], token = new_job("search")] {
+  const Move fallback = legal[0];
+  std::string last_resort = "info string error: search failed\nbestmove " + to_string(fallback) + "\n";
+  start_job("search", std::move(last_resort), [this, pos = position_, limits, fallback](std::stop_token token) {
     std::string last;
     Move best = fallback;
     try {
@@ -322,7 +334,7 @@ void Engine::start_search(const GoCommand& go) {
       last = std::string("info string error: search failed: ") + e.what() + "\n";
     }
     if (limits.infinite) wait_for_stop(token);  // `bestmove` only after `stop`, even when the search ended sooner
-    finish(last + "bestmove " + to_string(best) + "\n");
+    return last + "bestmove " + to_string(best) + "\n";
   });
 }
 
@@ -332,22 +344,22 @@ void Engine::wait_for_stop(std::stop_token token) {
 }
 
 void Engine::start_perft(int depth) {
-  worker_ = std::thread([this, pos = position_, depth, token = new_job("perft")] {
-    if (depth == 0) return finish("Nodes searched: 1\n");
+  start_job("perft", "info string error: perft failed\n", [this, pos = position_, depth](std::stop_token token) {
+    if (depth == 0) return std::string("Nodes searched: 1\n");
     try {
       const MoveList root = legal_moves(pos);
       Count total = 0;
       for (std::size_t i = 0; i < root.size(); ++i) {
         const auto nodes = stoppable_perft(pos.after(root[i]), depth - 1, token);
         if (!nodes)
-          return finish("info string perft stopped after " + std::to_string(i) + " of " +
-                        std::to_string(root.size()) + " root moves\n");
+          return "info string perft stopped after " + std::to_string(i) + " of " + std::to_string(root.size()) +
+                 " root moves\n";
         send(to_string(root[i]) + ": " + to_string(*nodes) + "\n");
         total += *nodes;
       }
-      finish("Nodes searched: " + to_string(total) + "\n");
+      return "Nodes searched: " + to_string(total) + "\n";
     } catch (const std::exception& e) {
-      finish(std::string("info string error: perft failed: ") + e.what() + "\n");
+      return std::string("info string error: perft failed: ") + e.what() + "\n";
     }
   });
 }
@@ -364,8 +376,8 @@ void Engine::start_solve(bool every_move) {
   // The solver (and its table) is made or set up on the worker, not here: making a large table
   // takes seconds (solver.hpp), during which `isready` and `stop` must still be answered. While
   // the worker runs, nothing else touches solver_ (what could is refused while busy()).
-  worker_ = std::thread([this, every_move, pos = position_, options = solver_options(options_),
-                         token = new_job("solve")] {
+  start_job("solve", "info string error: solve failed\nbestmove (none)\n",
+            [this, every_move, pos = position_, options = solver_options(options_)](std::stop_token token) {
     std::string last;
     try {
       // Stopped is what was asked for; anything else (a table, thread or stack the system would
@@ -378,10 +390,10 @@ void Engine::start_solve(bool every_move) {
       // or `quit` meanwhile ends the making (seconds a GiB).
       if (!solver_) {
         auto made = Solver::create(options, true, token);
-        if (!made) return finish(failed(made.error()));
+        if (!made) return failed(made.error());
         solver_ = std::move(made).value();
       } else if (const auto ok = solver_->set_options(options, token); !ok) {
-        return finish(failed(ok.error()));
+        return failed(ok.error());
       }
       // Said as `go depth` says it, before the value (distance 0) and `bestmove (none)`.
       if (pos.is_over()) last = "info string the game is over: " + to_string(pos.result()) + "\n";
@@ -400,7 +412,7 @@ void Engine::start_solve(bool every_move) {
     } catch (const std::exception& e) {
       last = std::string("info string error: solve failed: ") + e.what() + "\nbestmove (none)\n";
     }
-    finish(last);
+    return last;
   });
 }
 

@@ -71,6 +71,13 @@ class Engine {
   // Before a worker starts: not done, a fresh stop source; `kind` ("search", "solve", "perft")
   // names the job in the refusals of commands that must wait for it.
   std::stop_token new_job(const char* kind);
+  // Starts a job on the worker: `task(token)` returns the job's last lines for finish(). Were it
+  // to throw anyway (its own errors it reports itself; this is building that text failing for
+  // want of memory), `last_resort`, made before the worker starts, is written instead: an
+  // exception leaving a thread would end the program, and a job that never finished would keep
+  // the engine busy for good.
+  template <class Task>
+  void start_job(const char* kind, std::string last_resort, Task task);
   void wait_for_stop(std::stop_token token);  // on a worker: until the job's stop is requested
   void start_search(const GoCommand& go);
   void start_perft(int depth);
