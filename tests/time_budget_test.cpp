@@ -59,3 +59,34 @@ TEST_CASE("time planning: iterations start until half the share is spent, none a
   // No budget (a depth or node limit, or infinite): always.
   CHECK(search::TimeBudget{}.starts_next_iteration(most));
 }
+
+TEST_CASE("time planning: a move time alone is spent whole; with a clock, the first limit reached ends it") {
+  SearchLimits fixed;
+  fixed.movetime_ms = 3000;
+  search::TimeBudget budget = search::plan_time(fixed);
+  CHECK(budget.hard_ms == 3000);
+  CHECK(budget.soft_ms == 0);  // iterations go on starting until the move time stops the search
+  CHECK(budget.starts_next_iteration(2'999'000));
+
+  // 200 ms on the clock: the clock's plan ((200 - 20) / 25 = 7 ms, stopped at four times
+  // that, 28 ms), not the 3 s of the move time.
+  SearchLimits both = fixed;
+  both.time_left_ms = 200;
+  SearchLimits clock_alone;
+  clock_alone.time_left_ms = 200;
+  budget = search::plan_time(both);
+  CHECK(budget.soft_ms == search::plan_time(clock_alone).soft_ms);
+  CHECK(budget.hard_ms == search::plan_time(clock_alone).hard_ms);
+  CHECK(budget.hard_ms == 28);
+  CHECK_FALSE(budget.starts_next_iteration(budget.soft_ms * 500));
+
+  // A move time shorter than the clock's plan stops the search sooner.
+  both.movetime_ms = 10;
+  budget = search::plan_time(both);
+  CHECK(budget.hard_ms == 10);
+  CHECK(budget.soft_ms == 7);
+
+  // An infinite search has no budget, whatever else was given.
+  both.infinite = true;
+  CHECK(search::plan_time(both).hard_ms == 0);
+}

@@ -278,7 +278,7 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
     // heuristic, may still prove better than a drawn line).
     const auto settled = [&](const search::Line& line) { return is_settled_within(score_info(line.score), it.depth); };
     if (std::all_of(it.lines.begin(), it.lines.end(), settled)) return false;
-    if (!limits.movetime_ms && !budget.starts_next_iteration(time_us)) return false;
+    if (!budget.starts_next_iteration(time_us)) return false;
     if (it.depth == 1) helpers.release();
     return true;
   };
