@@ -753,6 +753,45 @@ TEST_CASE("decisive lines run to the end of the game with a reused table and wit
   CHECK(decisive_lines >= 40 / scale);
 }
 
+TEST_CASE("decisive lines run to the end of the game without the table, and with other features off") {
+  // Without the table no walk mends the line afterwards: the search's own line must be whole.
+  // (It came one move short where the mate-distance bound made every move of the loser's last
+  // turn score exactly alpha: none "raised" it, so none was copied into the line.)
+  SearchFeatures no_table;
+  no_table.transposition_table = false;
+  SearchFeatures no_table_no_quiescence = no_table;
+  no_table_no_quiescence.quiescence = false;
+  SearchFeatures no_table_no_pvs = no_table;
+  no_table_no_pvs.principal_variation = false;
+  SearchFeatures minimax = SearchFeatures::plain();
+  std::mt19937 rng(1618);
+  int decisive_lines = 0;
+  for (const auto& [features, depth] : {std::pair{no_table, 6}, std::pair{no_table_no_quiescence, 6},
+                                        std::pair{no_table_no_pvs, 6}, std::pair{minimax, 4}}) {
+    for (const Rules& base : all_variants) {
+      Rules rules = base;
+      rules.clock_limit = 3;
+      Searcher searcher(SearchOptions{1, 1, features});
+      for (int i = 0; i < 30 / scale; ++i) {
+        const Position pos = random_endgame(rng, rules);
+        SearchLimits limits;
+        limits.depth = depth;
+        const auto r = searcher.search(pos, limits);
+        REQUIRE(r.has_value());
+        const ScoreKind kind = r->score_info.kind;
+        if ((kind != ScoreKind::win && kind != ScoreKind::loss) || r->score_info.value > depth) continue;
+        INFO(to_string(pos), " slide ", rules.slide(), " diagonal ", rules.diagonal(), " quiescence ", features.quiescence,
+             " pvs ", features.principal_variation, " depth ", depth, ": ",
+             to_string(r->score_info));
+        ++decisive_lines;
+        check_line_ends_game(pos, r->pv, r->score_info.value, kind == ScoreKind::win);
+      }
+    }
+  }
+  MESSAGE(decisive_lines, " decisive lines");
+  CHECK(decisive_lines >= 40 / scale);
+}
+
 TEST_CASE("positions differing only in clock or hands are never conflated by the table") {
   // The same board and side: at clock 0 x wins by capture in 3 plies, at 18 the clock ends
   // the game (x has more counters) in 2, at 19 in 1. One searcher (one table) searches them
@@ -858,6 +897,17 @@ TEST_CASE("a proven draw is reported as a draw, a heuristic balance is not") {
   // One move left on the clock, no capture possible, two counters each: every move draws.
   const SearchResult r = search(parse("o4/5/2x2/5/o3x x 0 0 19 1"), 4);
   CHECK(r.score_info == ScoreInfo{ScoreKind::draw, 0});
+  // Proven by the first iteration, the game's value: no deeper one is searched, with no limit
+  // or a clock (a search that went on ran to depth 100, or to the clock's end).
+  Searcher searcher;
+  for (const std::int64_t clock_ms : {std::int64_t{0}, std::int64_t{60000}}) {
+    SearchLimits limits;
+    limits.time_left_ms = clock_ms;
+    const auto unlimited = searcher.search(parse("o4/5/2x2/5/o3x x 0 0 19 1"), limits);
+    REQUIRE(unlimited.has_value());
+    CHECK(unlimited->score_info == ScoreInfo{ScoreKind::draw, 0});
+    CHECK(unlimited->depth == 1);
+  }
   const SearchResult start = search(Position::start(), 2);
   CHECK(start.score_info.kind == ScoreKind::heuristic);
 }

@@ -28,7 +28,9 @@
 
 namespace moon {
 
-// Iterations stop here; also the longest principal variation reported.
+// Iterations stop here. A principal variation may be longer: a heuristic line runs to the
+// depth plus the captures resolved after it, a proven win or loss to the game's end, up to 128
+// moves in all.
 inline constexpr int max_search_depth = 100;
 
 // The most lines (best moves, each with its score and principal variation) a search reports

@@ -134,6 +134,7 @@ Score Worker::search(const Position& pos, int depth, int ply, Score alpha, Score
   }
   if (depth <= 0 || ply >= max_ply) return evaluate<V>(pos, shared_.weights);
 
+  const Score alpha_given = alpha;
   if (f.alpha_beta) {
     // No result is better than winning, or worse than losing, with the next move.
     alpha = std::max(alpha, loss_in(ply + 1));
@@ -196,6 +197,11 @@ Score Worker::search(const Position& pos, int depth, int ply, Score alpha, Score
           if (quiet) update_quiet_stats(pos, m, depth, ply, quiets_tried.data(), quiet_count);
           break;
         }
+      } else if (s > alpha_given) {
+        // Alpha as given would have risen: it was the bound above (no result worse than losing
+        // with the next move) that set alpha, and the loser's last turn scores exactly that. Its
+        // line must still hold the move: without the table, nothing mends the line afterwards.
+        copy_pv(ply, m);
       }
     }
     if (quiet) quiets_tried[std::size_t(quiet_count++)] = m;
