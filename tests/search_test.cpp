@@ -766,8 +766,10 @@ TEST_CASE("decisive lines run to the end of the game without the table, and with
   SearchFeatures minimax = SearchFeatures::plain();
   std::mt19937 rng(1618);
   int decisive_lines = 0;
-  for (const auto& [features, depth] : {std::pair{no_table, 6}, std::pair{no_table_no_quiescence, 6},
-                                        std::pair{no_table_no_pvs, 6}, std::pair{minimax, 4}}) {
+  for (const auto& setting : {std::pair{no_table, 6}, std::pair{no_table_no_quiescence, 6},
+                              std::pair{no_table_no_pvs, 6}, std::pair{minimax, 4}}) {
+    const SearchFeatures features = setting.first;
+    const int depth = setting.second;
     for (const Rules& base : all_variants) {
       Rules rules = base;
       rules.clock_limit = 3;
