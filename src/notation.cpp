@@ -58,11 +58,11 @@ Expected<std::int64_t> parse_count(std::string_view text, std::string_view what,
   const std::string range = " must be a whole number from " + std::to_string(low) + " to " + std::to_string(high);
   if (text.empty()) return Error{std::string(what) + " is empty; it" + range};
   for (char c : text)
-    if (c < '0' || c > '9') return Error{std::string(what) + " " + quoted(text) + range};
+    if (c < '0' || c > '9') return Error{std::string(what) + " " + moon::quoted(text) + range};
   std::int64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || end != text.data() + text.size() || value < low || value > high)
-    return Error{std::string(what) + " " + quoted(text) + range};
+    return Error{std::string(what) + " " + moon::quoted(text) + range};
   return value;
 }
 
@@ -73,7 +73,7 @@ struct Board {
 Expected<Board> parse_board(std::string_view text) {
   const auto ranks = split_fields(text, '/');
   if (ranks.size() != 5)
-    return Error{"board " + quoted(text) + " has " + std::to_string(ranks.size()) +
+    return Error{"board " + moon::quoted(text) + " has " + std::to_string(ranks.size()) +
                  (ranks.size() == 1 ? " rank" : " ranks") + "; it needs exactly 5"};
   Board board;
   for (int rank = 4; rank >= 0; --rank) {  // ranks are written from 5 down to 1
@@ -87,13 +87,13 @@ Expected<Board> parse_board(std::string_view text) {
         if (file < 5) board.pieces[c == 'x' ? x : o] |= square_bb(make_square(file, rank));
         ++file;
       } else {
-        return Error{rank_name + " " + quoted(written) + " has the unknown character " + quoted({&c, 1}) +
+        return Error{rank_name + " " + moon::quoted(written) + " has the unknown character " + moon::quoted({&c, 1}) +
                      " (use x, o and the digits 1-5)"};
       }
       if (file > 5) break;
     }
     if (file != 5)
-      return Error{rank_name + " " + quoted(written) + (file > 5 ? " covers more than 5 squares" : " covers only ") +
+      return Error{rank_name + " " + moon::quoted(written) + (file > 5 ? " covers more than 5 squares" : " covers only ") +
                    (file > 5 ? "" : std::to_string(file) + (file == 1 ? " square" : " squares")) +
                    "; each rank covers exactly 5"};
   }
@@ -125,9 +125,9 @@ Expected<Square> parse_square(std::string_view text) {
   if (text.size() != 2 || text[0] < 'a' || text[0] > 'e' || text[1] < '1' || text[1] > '5') {
     // 'B4' reads as the square b4 to a person: the case is what is wrong, so say that.
     const bool upper_case = text.size() == 2 && text[0] >= 'A' && text[0] <= 'E' && text[1] >= '1' && text[1] <= '5';
-    if (upper_case) return Error{quoted(text) + " is not a square: squares are written in lower case (" +
+    if (upper_case) return Error{moon::quoted(text) + " is not a square: squares are written in lower case (" +
                                  char(text[0] - 'A' + 'a') + text[1] + ")"};
-    return Error{quoted(text) + " is not a square (a1 to e5)"};
+    return Error{moon::quoted(text) + " is not a square (a1 to e5)"};
   }
   return make_square(text[0] - 'a', text[1] - '1');
 }
@@ -143,7 +143,7 @@ std::string to_string(Move m) {
 }
 
 Expected<Move> parse_move(std::string_view text, const Position& pos) {
-  const std::string shown = quoted(text);
+  const std::string shown = moon::quoted(text);
   Move move;
   if (text == "0000") {
     move = Move::pass();
@@ -211,11 +211,11 @@ Expected<Position> parse_position(std::string_view text, const Rules& rules) {
   const auto fields = split_fields(text, ' ');
   // What is hard to see in a pasted string is named: a tab, a line end, stray spaces.
   if (const auto at = text.find_first_of("\t\r\n"); at != std::string_view::npos)
-    return Error{"position string " + quoted(text) + " has " +
+    return Error{"position string " + moon::quoted(text) + " has " +
                  (text[at] == '\t' ? "a tab" : text[at] == '\r' ? "a carriage return" : "a line break") +
                  ": fields are separated by single spaces"};
   if (text.find_first_not_of(' ') == std::string_view::npos)
-    return Error{"the position string " + quoted(text) + " is only spaces"};
+    return Error{"the position string " + moon::quoted(text) + " is only spaces"};
   if (std::any_of(fields.begin(), fields.end(), [](std::string_view f) { return f.empty(); })) {
     std::vector<std::string> strays;
     if (text.front() == ' ') strays.push_back("starts with a space");
@@ -223,16 +223,16 @@ Expected<Position> parse_position(std::string_view text, const Rules& rules) {
     if (text.back() == ' ') strays.push_back("ends with a space");
     std::string what;
     for (const std::string& stray : strays) what += (what.empty() ? " " : " and ") + stray;
-    return Error{"position string " + quoted(text) + what + ": fields are separated by single spaces"};
+    return Error{"position string " + moon::quoted(text) + what + ": fields are separated by single spaces"};
   }
   if (fields.size() != 6 && fields.size() != 2)
-    return Error{"position string " + quoted(text) + " has " + std::to_string(fields.size()) +
+    return Error{"position string " + moon::quoted(text) + " has " + std::to_string(fields.size()) +
                  (fields.size() == 1 ? " field" : " fields") +
                  "; it needs 6 (board side x-hand o-hand clock fullmove) or 2 (board side)"};
 
   const auto board = parse_board(fields[0]);
   if (!board) return board.error();
-  if (fields[1] != "x" && fields[1] != "o") return Error{"side to move " + quoted(fields[1]) + " must be x or o"};
+  if (fields[1] != "x" && fields[1] != "o") return Error{"side to move " + moon::quoted(fields[1]) + " must be x or o"};
   const Color side = fields[1] == "x" ? x : o;
 
   std::array<int, 2> hands{0, 0};

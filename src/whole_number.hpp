@@ -19,7 +19,7 @@ inline Expected<std::int64_t> parse_whole_number(std::string_view text, std::str
                                                  std::int64_t high) {
   const auto out_of_range = [&] {
     return Error{std::string(what) + " must be a whole number from " + std::to_string(low) + " to " +
-                 std::to_string(high) + ", not " + quoted(text)};
+                 std::to_string(high) + ", not " + moon::quoted(text)};
   };
   const bool negative = low < 0 && text.starts_with('-');
   const std::string_view digits = negative ? text.substr(1) : text;

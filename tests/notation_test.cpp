@@ -247,16 +247,16 @@ TEST_CASE("messages about any input stay one printable line") {
   }
   CHECK(bad_fen.error().message.find("'\\x1b[31mxx\\x07'") != std::string::npos);
   // Not '?', which the user may not have typed: "é" is two bytes, each named; a backslash doubled.
-  CHECK(quoted("\xc3\xa9" "4\\") == "'\\xc3\\xa94\\\\'");
+  CHECK(moon::quoted("\xc3\xa9" "4\\") == "'\\xc3\\xa94\\\\'");
   // A quote inside after a backslash, so that the closing quote is the only bare one.
-  CHECK(quoted("it's") == "'it\\'s'");
+  CHECK(moon::quoted("it's") == "'it\\'s'");
   const auto quote_in_rank = parse_position("4'/5/5/5/5 x");
   REQUIRE_FALSE(quote_in_rank.has_value());
   CHECK(quote_in_rank.error().message.find("the unknown character '\\''") != std::string::npos);
   const auto accented = parse_position("\xc3\xa9" "4/5/5/5/5 x");
   REQUIRE_FALSE(accented.has_value());
   CHECK(accented.error().message.find("the unknown character '\\xc3'") != std::string::npos);
-  CHECK(quoted(std::string(81, 'b')) == "'" + std::string(80, 'b') + "...'");
+  CHECK(moon::quoted(std::string(81, 'b')) == "'" + std::string(80, 'b') + "...'");
 }
 
 TEST_CASE("the edges of the ranges are accepted") {

@@ -202,7 +202,7 @@ Expected<EngineReply> ExternalEngine::best_move(const Position& start, std::span
   const std::string text = w.size() > 1 ? w[1] : "";
   const auto move = parse_move(text, position);
   if (!move)
-    return Error{"it answered " + quoted(line) + " in the position " + to_string(position) + ": " + move.error().message};
+    return Error{"it answered " + moon::quoted(line) + " in the position " + to_string(position) + ": " + move.error().message};
   reply.move = *move;
   return reply;
 }

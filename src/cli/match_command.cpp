@@ -176,7 +176,7 @@ OpeningCounts choose_openings(MatchSetup& s, std::int64_t pairs) {
 // "engine B '/path/to/moon protocol'", for the messages about an engine in another program.
 std::string engine_label(const char* letter, const Engine& engine) {
   std::string label = std::string("engine ") + letter;
-  if (engine.command) label.append(" ").append(quoted(*engine.command));
+  if (engine.command) label.append(" ").append(moon::quoted(*engine.command));
   return label;
 }
 
@@ -282,7 +282,7 @@ Expected<TimeControl> parse_time_control(std::string_view text) {
   const auto increment = plus == std::string_view::npos ? std::optional<std::int64_t>{0} : parse_seconds(text.substr(plus + 1));
   if (!base || !increment || *base == 0)
     return Error{"--tc must be SECONDS or SECONDS+INCREMENT (e.g. 60 or 10+0.1: 0.001 to 10^9 seconds, at most 3 "
-                 "decimals), not " + quoted(text)};
+                 "decimals), not " + moon::quoted(text)};
   return TimeControl{*base, *increment};
 }
 
@@ -379,9 +379,9 @@ int match_command(Args args) {
       return usage_error(name, flag + " names a program: its settings and weights are its own, not --" + letter +
                                    (*settings ? "'s" : "-eval's"));
     if (command->value().find_first_not_of(" \t") == std::string::npos)
-      return usage_error(name, flag + " needs a command, not " + quoted(**command));
+      return usage_error(name, flag + " needs a command, not " + moon::quoted(**command));
     engine->command = **command;
-    engine->text = "engine " + quoted(**command);
+    engine->text = "engine " + moon::quoted(**command);
   }
   for (auto [text, engine, flag] : {std::tuple{&a_eval, &setup.a, "--a-eval"}, std::tuple{&b_eval, &setup.b, "--b-eval"}}) {
     if (!*text) continue;
@@ -541,7 +541,7 @@ int match_command(Args args) {
   char score[16];
   std::snprintf(score, sizeof score, "%.3f", e.score);
   const auto described = [](const Engine& engine) {
-    return engine.id_name ? engine.text + " (id name " + quoted(*engine.id_name) + ")" : engine.text;
+    return engine.id_name ? engine.text + " (id name " + moon::quoted(*engine.id_name) + ")" : engine.text;
   };
   std::cout << "A = " << described(setup.a) << ", B = " << described(setup.b) << "\n"
             << "Games: " << finished << "  A wins " << wins << ", draws " << draws << ", A losses " << losses;

@@ -42,7 +42,7 @@ bool ArgReader::bare_flag(std::string_view name) {
 
 std::string ArgReader::unknown() const {
   const std::string_view arg = current();
-  std::string message = (arg.starts_with('-') ? "unknown option " : "unknown argument ") + quoted(arg);
+  std::string message = (arg.starts_with('-') ? "unknown option " : "unknown argument ") + moon::quoted(arg);
   for (const std::string& name : bare_flags_)
     if (with_inline_value(arg, name)) message += " (" + name + " takes no value)";
   return message;

@@ -68,7 +68,7 @@ int perft_command(Args args) {
       const std::string_view arg = reader.current();
       if (!arg.empty() && arg != "0000" &&
           std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return usage_error(name, "more than one DEPTH given (" + quoted(arg) + ")");
+        return usage_error(name, "more than one DEPTH given (" + moon::quoted(arg) + ")");
       // A dash and a digit ("-1") is no move: refused, not left unread (the loop never ended).
       if (!consume_move_text(reader, moves)) return usage_error(name, reader.unknown());
     } else {

@@ -199,7 +199,7 @@ int play_command(Args args) {
     if (reader.flag("--side")) {
       const auto v = reader.value();
       if (!v) return usage_error(name, v.error().message);
-      if (*v != "x" && *v != "o") return usage_error(name, "--side must be x or o, not " + quoted(*v));
+      if (*v != "x" && *v != "o") return usage_error(name, "--side must be x or o, not " + moon::quoted(*v));
       human = *v == "x" ? x : o;
       continue;
     }

@@ -65,7 +65,7 @@ Expected<std::vector<std::string>> list_items(const std::string& text, std::stri
   std::vector<std::string> items;
   for (std::string_view item : split_fields(text, ',')) {
     if (item.empty())
-      return Error{std::string(what) + " " + quoted(text) + " has an empty item (a comma too many, or none given)"};
+      return Error{std::string(what) + " " + moon::quoted(text) + " has an empty item (a comma too many, or none given)"};
     items.emplace_back(item);
   }
   return items;
@@ -79,13 +79,13 @@ Expected<Field*> find_named(const std::pair<std::string_view, Field*> (&table)[N
   for (const auto& entry : table) {
     if (entry.first != name) continue;
     if (std::find(seen.begin(), seen.end(), name) != seen.end())
-      return Error{std::string(what) + " " + quoted(name) + " is given twice"};
+      return Error{std::string(what) + " " + moon::quoted(name) + " is given twice"};
     seen.push_back(name);
     return entry.second;
   }
   std::string names;
   for (const auto& entry : table) names += (names.empty() ? "" : ", ") + std::string(entry.first);
-  return Error{"unknown " + std::string(what) + " " + quoted(name) + " (" + names + ")"};
+  return Error{"unknown " + std::string(what) + " " + moon::quoted(name) + " (" + names + ")"};
 }
 
 }  // namespace
@@ -95,7 +95,7 @@ Expected<SearchFeatures> parse_features(const std::string& text) {
   const std::string base = text.substr(0, colon);
   SearchFeatures f;
   if (base == "plain") f = SearchFeatures::plain();
-  else if (base != "full") return Error{"engine settings must start with 'full' or 'plain', not " + quoted(base)};
+  else if (base != "full") return Error{"engine settings must start with 'full' or 'plain', not " + moon::quoted(base)};
   if (colon == std::string::npos) return f;
   const auto items = list_items(text.substr(colon + 1), "the feature list");
   if (!items) return items.error();
@@ -107,7 +107,7 @@ Expected<SearchFeatures> parse_features(const std::string& text) {
   std::vector<std::string_view> seen;
   for (const std::string& item : *items) {
     if (item.size() < 2 || (item[0] != '+' && item[0] != '-'))
-      return Error{"feature " + quoted(item) + " must be +NAME or -NAME"};
+      return Error{"feature " + moon::quoted(item) + " must be +NAME or -NAME"};
     const auto flag = find_named(features, std::string_view(item).substr(1), "feature", seen);
     if (!flag) return flag.error();
     **flag = item[0] == '+';
@@ -140,7 +140,7 @@ Expected<EvalWeights> parse_weights(const std::string& text) {
   std::vector<std::string_view> seen;
   for (const std::string& item : *items) {
     const auto eq = item.find('=');
-    if (eq == std::string::npos) return Error{"weight " + quoted(item) + " must be NAME=VALUE"};
+    if (eq == std::string::npos) return Error{"weight " + moon::quoted(item) + " must be NAME=VALUE"};
     const std::string_view name = std::string_view(item).substr(0, eq), value = std::string_view(item).substr(eq + 1);
     const auto field = find_named(weights, name, "weight", seen);
     if (!field) return field.error();

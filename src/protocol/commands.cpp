@@ -17,13 +17,13 @@ Expected<Position> parse_position_command(Words words, const Rules& rules) {
 
   std::optional<Expected<Position>> start;
   if (setup[0] == "startpos") {
-    if (setup.size() > 1) return Error{"unexpected " + quoted(setup[1]) + " after startpos (expected 'moves')"};
+    if (setup.size() > 1) return Error{"unexpected " + moon::quoted(setup[1]) + " after startpos (expected 'moves')"};
     start = Position::start(rules);
   } else if (setup[0] == "fen") {
     if (setup.size() == 1) return Error{"fen needs a position string"};
     start = parse_position(join(setup.subspan(1)), rules);
   } else {
-    return Error{"needs 'startpos' or 'fen <position string>', not " + quoted(setup[0])};
+    return Error{"needs 'startpos' or 'fen <position string>', not " + moon::quoted(setup[0])};
   }
   if (!*start) return start->error();
 
@@ -59,7 +59,7 @@ Expected<GoCommand> parse_go(Words words) {
     }
     if (key != "depth" && key != "nodes" && key != "movetime" && key != "xtime" && key != "otime" && key != "xinc" &&
         key != "oinc" && key != "perft")
-      return Error{"unknown go parameter " + quoted(key) +
+      return Error{"unknown go parameter " + moon::quoted(key) +
                    " (depth, nodes, movetime, xtime, otime, xinc, oinc, infinite, perft, solve, moves)"};
     if (i + 1 == words.size()) return Error{std::string(key) + " needs a value"};
     const std::string_view text = words[++i];

@@ -165,7 +165,7 @@ bool Engine::handle(std::string_view line) {
     const Words args = Words(words).subspan(1);
     auto no_args = [&] {
       if (args.empty()) return true;
-      send_error(std::string(command) + " takes no arguments (got " + quoted(join(args)) + ")");
+      send_error(std::string(command) + " takes no arguments (got " + moon::quoted(join(args)) + ")");
       return false;
     };
     auto idle = [&] {
@@ -196,7 +196,7 @@ bool Engine::handle(std::string_view line) {
     } else if (command == "go") {
       if (idle()) go(args);
     } else {
-      send_error("unknown command " + quoted(command) +
+      send_error("unknown command " + moon::quoted(command) +
                  " (umi, isready, setoption, uminewgame, position, go, stop, d, quit)");
     }
   } catch (const std::exception& e) {
@@ -206,7 +206,7 @@ bool Engine::handle(std::string_view line) {
 }
 
 void Engine::umi(Words args) {
-  if (!args.empty()) return send_error("umi takes no arguments (got " + quoted(join(args)) + ")");
+  if (!args.empty()) return send_error("umi takes no arguments (got " + moon::quoted(join(args)) + ")");
   send("id name moon " MOON_VERSION "\n"
        "id author the moon developers\n" +
        option_declarations() + "umiok\n");
@@ -224,7 +224,7 @@ void Engine::set_option(Words args) {
     // "VALUE" or "Value" in the name: the keyword was there, in the wrong case.
     const bool keyword_case =
         std::any_of(name.begin(), name.end(), [](std::string_view w) { return same_name(w, "value"); });
-    return send_error("setoption name " + quoted(join(name)) + " needs 'value <value>'" +
+    return send_error("setoption name " + moon::quoted(join(name)) + " needs 'value <value>'" +
                       (keyword_case ? " (the keywords name and value are lower case)" : ""));
   }
   const auto next = protocol::set_option(options_, join(name), join(Words(value_at + 1, args.end())));
@@ -268,7 +268,7 @@ void Engine::set_option(Words args) {
 }
 
 void Engine::new_game(Words args) {
-  if (!args.empty()) return send_error("uminewgame takes no arguments (got " + quoted(join(args)) + ")");
+  if (!args.empty()) return send_error("uminewgame takes no arguments (got " + moon::quoted(join(args)) + ")");
   forget_learnt();
 }
 
@@ -293,7 +293,7 @@ void Engine::go(Words args) {
 }
 
 void Engine::display(Words args) {
-  if (!args.empty()) return send_error("d takes no arguments (got " + quoted(join(args)) + ")");
+  if (!args.empty()) return send_error("d takes no arguments (got " + moon::quoted(join(args)) + ")");
   send(draw(position_) + status_line(position_) + "\nposition: " + to_string(position_) +
        "\nrules: " + rules_text(position_.rules()) + "\n");
 }

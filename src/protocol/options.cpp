@@ -78,11 +78,11 @@ Expected<EngineOptions> set_option(const EngineOptions& current, std::string_vie
   } else if (same_name(name, "Movement")) {
     if (same_name(value, "step")) next.rules.movement = Movement::step;
     else if (same_name(value, "slide")) next.rules.movement = Movement::slide;
-    else return Error{"Movement must be step or slide, not " + quoted(value)};
+    else return Error{"Movement must be step or slide, not " + moon::quoted(value)};
   } else if (same_name(name, "Diagonal Captures")) {
     if (same_name(value, "true")) next.rules.capture_lines = CaptureLines::orthogonal_and_diagonal;
     else if (same_name(value, "false")) next.rules.capture_lines = CaptureLines::orthogonal;
-    else return Error{"Diagonal Captures must be true or false, not " + quoted(value)};
+    else return Error{"Diagonal Captures must be true or false, not " + moon::quoted(value)};
   } else if (same_name(name, "Clock Limit")) {
     const auto n = number("Clock Limit", Rules::min_clock_limit, Rules::max_clock_limit);
     if (!n) return n.error();
@@ -96,7 +96,7 @@ Expected<EngineOptions> set_option(const EngineOptions& current, std::string_vie
     if (!n) return n.error();
     next.multipv = int(*n);
   } else {
-    return Error{"unknown option " + quoted(name) +
+    return Error{"unknown option " + moon::quoted(name) +
                  " (options: Hash, Threads, Solver Hash, Movement, Diagonal Captures, Clock Limit, Move Overhead, "
                  "MultiPV)"};
   }
