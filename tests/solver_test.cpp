@@ -284,6 +284,22 @@ TEST_CASE("progress describes what is known of the value, with distances only wh
   CHECK(lines.size() < 10);
 }
 
+TEST_CASE("a deepening search proves a draw by itself once its depth passes the longest line") {
+  // With two threads or more, one search deepens and another asks the whole-game questions that
+  // usually settle a draw first. Should that one stop early (out of stack, say), the deepening
+  // search does not wait for it for ever: once every line ends within its depth, its answers
+  // are exact, the draw included. (Its loop asks nothing past solve_max_plies, the longest game.)
+  const Position pos = *parse_position("xx3/5/5/5/3oo x");  // a draw, 20 plies
+  for (bool distance : {true, false}) {
+    INFO("distance " << distance);
+    SolveTable table(16);
+    const auto result = test::solve_directly(pos, table, distance, {}, SolveRole::deepening);
+    REQUIRE(result.has_value());
+    CHECK(result->outcome == Outcome::draw);
+    CHECK(result->plies == (distance ? 20 : -1));
+  }
+}
+
 TEST_CASE("a lone solver's progress names each deepening step before it is taken, then the value proven") {
   // A progress line is shown while the work it names goes on: "decided within 13 plies?" is
   // the question being asked, not the one just answered.
@@ -1314,6 +1330,18 @@ TEST_CASE("Solver: a stop requested on the token ends a solve or an analysis, ev
     REQUIRE_FALSE(analysed.has_value());
     CHECK(analysed.error().message.find("stopped") != std::string::npos);
     CHECK_FALSE(solver.is_solving());
+    // A proof that completes before the searches first look at the stop (every 1024 nodes) is
+    // returned, as the C API documents; a position already over has nothing to prove.
+    for (const char* small : {"xo3/5/5/5/3ox x 0 0 19 1", "x4/5/5/5/5 o 0 0 0 30"}) {
+      INFO(small);
+      const auto tiny = parse_position(small);
+      REQUIRE(tiny.has_value());
+      const auto tiny_solved = solver.solve(*tiny, early.get_token());
+      REQUIRE(tiny_solved.has_value());
+      const auto plain = Solver(SolveOptions{4, 1, true, {}}).solve(*tiny);
+      REQUIRE(plain.has_value());
+      CHECK(std::pair(tiny_solved->outcome, tiny_solved->plies) == std::pair(plain->outcome, plain->plies));
+    }
 
     // While it runs, from another thread.
     std::stop_source later;

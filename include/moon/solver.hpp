@@ -6,7 +6,8 @@
 // - draw: the fewest plies in which the game ends drawn when both sides only ever play moves
 //         that keep the draw (a drawn game ends by the clock with equal counts, or at the last
 //         placement of a custom setup that leaves both sides one counter or none).
-// A position that is already over has distance 0 and no best move.
+// A position that is already over has distance 0 (like every distance, -1 when distances are not
+// asked for: SolveOptions::distance) and no best move.
 #pragma once
 
 #include <cstddef>
@@ -135,7 +136,8 @@ class Solver {
 
   // Proves the value of pos. Errors: rules out of range (check_rules()), stopped by stop() or by
   // a stop requested on `stop_token` (before the solve began or while it runs) before the proof
-  // completed, called while another solve() of this solver is running, a proof whose lines are
+  // completed (the searches look at a stop every 1024 nodes: a proof done before, such as one
+  // the table holds, is returned), called while another solve() of this solver is running, a proof whose lines are
   // too long for the threads' stacks (see solve_thread_stack_bytes), or threads the system
   // would not make.
   Expected<SolveResult> solve(const Position& pos, std::stop_token stop_token = {});
