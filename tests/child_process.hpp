@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,12 @@
 #include <vector>
 
 namespace moon::test {
+
+// Thrown by ChildProcess where the machine has no pseudo-terminal to give (a container without
+// /dev/pts): the cases that need one are left out there, not failed.
+struct NoTerminal : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class ChildProcess {
  public:
@@ -36,18 +43,25 @@ class ChildProcess {
                         Output output = Output::pipe) {
     signal(SIGPIPE, SIG_IGN);  // writing to a child that has ended must fail, not kill the tests
     int in[2] = {-1, -1}, out[2] = {-1, -1};
-    const auto fail = [&](const char* what) {  // nothing left open behind
+    const auto close_all = [&] {  // nothing left open behind
       for (int fd : {in[0], in[1], out[0], out[1]})
         if (fd >= 0) close(fd);
+    };
+    const auto fail = [&](const char* what) {
+      close_all();
       throw std::runtime_error(what);
+    };
+    const auto no_terminal = [&] {
+      close_all();
+      throw NoTerminal("no pseudo-terminal on this machine");
     };
     // A pseudo-terminal: `master` the test's side, `other` the program's, its mode changed by
     // `adjust`.
     const auto open_terminal = [&](int& master, int& other, auto adjust) {
       master = posix_openpt(O_RDWR | O_NOCTTY);
-      if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) fail("no pseudo-terminal");
+      if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) no_terminal();
       other = open(ptsname(master), O_RDWR | O_NOCTTY);
-      if (other < 0) fail("no pseudo-terminal");
+      if (other < 0) no_terminal();
       termios mode{};
       tcgetattr(other, &mode);
       adjust(mode);
@@ -203,5 +217,18 @@ class ChildProcess {
   std::optional<int> status_;
   std::optional<int> ending_signal_;
 };
+
+// The program started as asked, or null on a machine that has no pseudo-terminal to give, with
+// the reason in `why`.
+inline std::unique_ptr<ChildProcess> start_unless_no_terminal(const std::vector<std::string>& argv,
+                                                              ChildProcess::Input input,
+                                                              ChildProcess::Output output, std::string& why) {
+  try {
+    return std::make_unique<ChildProcess>(argv, false, ChildProcess::Interrupts::as_usual, input, output);
+  } catch (const NoTerminal& error) {
+    why = error.what();
+    return nullptr;
+  }
+}
 
 }  // namespace moon::test

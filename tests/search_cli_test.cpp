@@ -312,13 +312,11 @@ auto line_with(std::string text) {
 // `argv` run with a pseudo-terminal as its standard input; null, with a note, on a machine that
 // has none to give (the cases that need one are then left out).
 std::unique_ptr<test::ChildProcess> run_at_terminal(const std::vector<std::string>& argv) {
-  try {
-    return std::make_unique<test::ChildProcess>(argv, false, test::ChildProcess::Interrupts::as_usual,
-                                                test::ChildProcess::Input::terminal);
-  } catch (const std::runtime_error& error) {
-    MESSAGE("left out: " << error.what());
-    return nullptr;
-  }
+  std::string why;
+  auto program = test::start_unless_no_terminal(argv, test::ChildProcess::Input::terminal,
+                                                test::ChildProcess::Output::pipe, why);
+  if (!program) MESSAGE("left out: " << why);
+  return program;
 }
 
 }  // namespace
