@@ -151,7 +151,7 @@ void BM_CopyMake(benchmark::State& state) {
   state.SetLabel(phase_label(placement));
   for (auto _ : state)
     for (const auto& [pos, m] : moves) {
-      const Position child = pos.template after<V>(m);
+      Position child = pos.template after<V>(m);
       benchmark::DoNotOptimize(child);
     }
   report(state, "moves/s", moves.size());
