@@ -254,6 +254,19 @@ TEST_CASE("progress describes what is known of the value, with distances only wh
   CHECK(describe_bounds(0, solve_win_in(23)) == "value between draw and win in 23");
   CHECK(describe_bounds(solve_loss_in(20), 16) == "value between loss in 20 and draw");
   CHECK(describe_bounds(-5, solve_win_in(3)) == "value between draw and win in 3");
+  // The bounds a search keeps read the gap so too: an upper bound of 16 is "at most a draw", a
+  // lower one of -16 "at least a draw"; bounds outside the gap, and those pointing into a win
+  // or a loss (a lower bound of 17: a win), are kept.
+  CHECK(tight_upper(16) == 0);
+  CHECK(tight_upper(solve_min_win - 1) == 0);
+  CHECK(tight_upper(solve_min_win) == solve_min_win);
+  CHECK(tight_upper(-16) == -16);
+  CHECK(tight_lower(-16) == 0);
+  CHECK(tight_lower(-solve_min_win + 1) == 0);
+  CHECK(tight_lower(-solve_min_win) == -solve_min_win);
+  CHECK(tight_lower(17) == 17);
+  CHECK(tight_upper(0) == 0);
+  CHECK(tight_lower(0) == 0);
 
   // A real solve, by the search that asks the whole-game questions first (a second thread's
   // role): "won?" proves the win with no distance, then the distance is narrowed from the top.

@@ -128,8 +128,10 @@ class SolveSearch {
         sync();
         return false;
       }
-      if (v >= beta) lower = std::max(lower, v);
-      else upper = std::min(upper, v);
+      // A bound in the gap around the draw is read as the draw's: "won within 20 plies?"
+      // answered "no, at most 16" says "not won" at all, and the outcome may then be known.
+      if (v >= beta) lower = std::max(lower, tight_lower(v));
+      else upper = std::min(upper, tight_upper(v));
       sync();
       return true;
     };

@@ -50,6 +50,12 @@ constexpr int horizon(SolveValue beta) {
   return no_horizon;
 }
 
+// Fail-soft bounds may lie in the empty gap around the draw. No value does: an upper bound in
+// (0, solve_min_win) says "not a win", that is at most a draw, and a lower bound in
+// (-solve_min_win, 0) "not a loss". These give the bound the draw would.
+constexpr SolveValue tight_upper(SolveValue upper) { return upper > 0 && upper < solve_min_win ? 0 : upper; }
+constexpr SolveValue tight_lower(SolveValue lower) { return lower < 0 && lower > -solve_min_win ? 0 : lower; }
+
 // What is known so far of a value proven to lie in [lower, upper], for progress lines: "value
 // win in 28 plies", "value win in 28 or more plies", "value loss in 12 to 20 plies", "value
 // draw", "value between loss in 20 and win in 23". Fail-soft bounds may lie in the empty gap
@@ -57,8 +63,8 @@ constexpr int horizon(SolveValue beta) {
 // "not a win", that is at most a draw. They are read as such, never shown as a distance near
 // solve_win.
 inline std::string describe_bounds(SolveValue lower, SolveValue upper) {
-  if (upper > 0 && upper < solve_min_win) upper = 0;    // no value lies in (0, solve_min_win)
-  if (lower < 0 && lower > -solve_min_win) lower = 0;
+  upper = tight_upper(upper);
+  lower = tight_lower(lower);
   const auto has_distance = [](SolveValue v) { return v >= solve_min_win || v <= -solve_min_win; };
   const auto plies = [](SolveValue v) { return std::to_string(plies_of(v)); };
   if (lower > 0 || upper < 0) {
