@@ -767,7 +767,8 @@ TEST_CASE("moon match under a time control") {
   CHECK(r.status == 0);
   CHECK(contains(r.out, "Games: 2 "));
   CHECK(contains(r.out, "Games lost on time: A "));
-  for (const char* tc : {"0", "1.2345", "1+", "+1", "1e3", ".5", "1+0.0001", "-1", "1000000001", "2++1", "1+-1"})
+  for (const char* tc : {"0", "1.2345", "1+", "+1", "1e3", ".5", "1+0.0001", "-1", "1000000001", "1000000000.001",
+                         "1+1000000000.5", "2++1", "1+-1"})
     check_refused(std::string("match --tc '") + tc + "'",
                   std::string("moon match: --tc must be SECONDS or SECONDS+INCREMENT (e.g. 60 or 10+0.1: 0.001 to "
                               "10^9 seconds, at most 3 decimals), not '") + tc + "'");

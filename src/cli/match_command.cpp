@@ -272,6 +272,7 @@ std::optional<std::int64_t> parse_seconds(std::string_view text) {
     ms += (c - '0') * scale;
     scale /= 10;
   }
+  if (ms > 1'000'000'000'000) return std::nullopt;  // 10^9 s and a fraction: past the limit
   return ms;
 }
 
