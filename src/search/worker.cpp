@@ -111,9 +111,10 @@ Score Worker::quiescence(const Position& pos, int ply, Score alpha, Score beta, 
     }
   }
   proven = all_proven;
-  // A proven result here (the last quiet move, every reply searched) is stored: a later
-  // iteration may stop at a proven entry above this node, and its principal variation is
-  // then rebuilt from the table, which must lead to the game's end (extend_pv_from_table).
+  // A proven result here (the last quiet move, every reply searched) is stored, for a later
+  // visit to take instead of searching it again: moon bench's count is 0.16% lower with it
+  // (5233082 nodes, 5241368 without). Decisive lines no longer need it to run to the game's
+  // end: they are copied whole (search()), and completed from the table where it holds them.
   if (proven && shared_.features.transposition_table) {
     const Bound bound = best >= beta ? Bound::lower : best > original_alpha ? Bound::exact : Bound::upper;
     shared_.table.store(pos.key(), pos.hash(), best_move, score_to_table(best, ply), 0, bound, true);
