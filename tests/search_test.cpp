@@ -339,7 +339,7 @@ TEST_CASE("transposition table: old entries give way to new ones, proven ones ou
 TEST_CASE("searches return legal moves and legal principal variations in every phase and variant") {
   // Every rule set of the tests, clock limits 1, 10, 20 and 40 with each movement and capture rule.
   std::mt19937 rng(2024);
-  int searched = 0;
+  int searched = 0, heuristic = 0, past_depth = 0;
   for (const Rules& rules : test::all_rule_sets()) {
     Searcher s;
     for (int i = 0; i < 24 / scale; ++i) {
@@ -355,10 +355,29 @@ TEST_CASE("searches return legal moves and legal principal variations in every p
       CHECK(!r->pv.empty());
       CHECK(r->pv.front() == r->best);
       CHECK(pv_is_legal(pos, r->pv));
+      // A heuristic line goes past the depth searched only as the quiescence search went:
+      // captures, or any move where one quiet move is left on the clock. The table does not
+      // extend it there (it holds only guesses of shallower searches, which would read as the
+      // line's continuation).
+      if (r->score_info.kind == ScoreKind::heuristic) {
+        ++heuristic;
+        Position at = pos;
+        for (std::size_t k = 0; k < r->pv.size(); ++k) {
+          const Move m = r->pv[k];
+          if (int(k) >= r->depth) {
+            INFO("move " << k + 1 << " of the line, " << to_string(m) << ", past depth " << r->depth);
+            CHECK((at.captures_of(m) != 0 || at.clock() + 1 >= at.rules().clock_limit));
+            past_depth += 1;
+          }
+          at.play(m);
+        }
+      }
       ++searched;
     }
   }
   CHECK(searched > 200 / scale);
+  CHECK(heuristic > 100 / scale);
+  CHECK(past_depth > 10 / scale);  // the quiescence search's moves were seen
 }
 
 TEST_CASE("multi-PV: every line's score is its move's value at the iteration's depth") {
