@@ -25,6 +25,8 @@
 #include "machine_memory.hpp"
 #include "minimax.hpp"
 #include "random_positions.hpp"
+#include "reference.hpp"
+#include "reference_terms.hpp"
 #include "solve_directly.hpp"
 #include "symmetric_image.hpp"
 
@@ -359,6 +361,53 @@ TEST_CASE("capturing_squares() and movement_destinations(), which the solver's n
       CHECK((targets & reached) == capturing);
     });
   }
+}
+
+// Exhaustive minimax as minimax.hpp's, over the plain reference implementation of the rules
+// (tests/reference, which shares nothing with the engine): its moves, its positions, its ends
+// of games and their results. The budget counts nodes down; 0 left: the answer is unknown.
+Truth reference_truth(const reference::Position& p, std::uint64_t& budget) {
+  if (budget == 0) return {};
+  --budget;
+  if (reference::is_over(p)) {
+    const char winner = reference::result(p);
+    return {winner == 'd' ? Outcome::draw : winner == p.side ? Outcome::win : Outcome::loss, 0};
+  }
+  bool win = false, draw = false;
+  int win_plies = 1 << 30, draw_plies = 1 << 30, loss_plies = 0;
+  for (const std::string& move : reference::legal_moves(p)) {
+    reference::Position next = p;
+    if (!reference::play(next, move)) FAIL("the reference refuses its own move " << move);
+    const Truth t = reference_truth(next, budget);
+    if (budget == 0) return {};
+    if (t.outcome == Outcome::loss) win = true, win_plies = std::min(win_plies, t.plies + 1);
+    if (t.outcome == Outcome::draw) draw = true, draw_plies = std::min(draw_plies, t.plies + 1);
+    if (t.outcome == Outcome::win) loss_plies = std::max(loss_plies, t.plies + 1);
+  }
+  if (win) return {Outcome::win, win_plies};
+  if (draw) return {Outcome::draw, draw_plies};
+  return {Outcome::loss, loss_plies};
+}
+
+TEST_CASE("the minimax oracle's truths hold by the reference implementation's rules too") {
+  // The solver's tests take their truths from minimax.hpp, which plays the engine's own moves.
+  // The differential tests check those moves against the reference position by position; this
+  // checks the truths themselves, computed again from the reference alone.
+  const auto cases = samples(7, 150 / scale, 200000 / scale);
+  int compared = 0;
+  for (const Sample& s : cases) {
+    INFO(describe(s.pos));
+    reference::Position r;
+    std::string error;
+    REQUIRE_MESSAGE(reference::parse(to_string(s.pos), test::to_reference(s.pos.rules()), r, error), error);
+    std::uint64_t budget = 400000 / scale;
+    const Truth t = reference_truth(r, budget);
+    if (budget == 0) continue;  // the reference is slower: out of its budget, left out
+    ++compared;
+    CHECK(t.outcome == s.truth.outcome);
+    CHECK(t.plies == s.truth.plies);
+  }
+  CHECK(compared >= int(cases.size()) * 9 / 10);
 }
 
 TEST_CASE("solver agrees with exhaustive minimax on random positions of every variant") {
