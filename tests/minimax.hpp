@@ -24,6 +24,27 @@ inline Outcome terminal_outcome(const Position& pos) {
   return us > them ? Outcome::win : us < them ? Outcome::loss : Outcome::draw;
 }
 
+// A position's truth from its children's, by the definitions of solver.hpp: the mover wins if
+// some move leaves the opponent lost (the fastest such win); else draws if some move leaves a
+// draw (the shortest drawing line); else loses (as late as it can).
+class FromChildren {
+ public:
+  void add(const Truth& child) {
+    if (child.outcome == Outcome::loss) win_ = true, win_plies_ = std::min(win_plies_, child.plies + 1);
+    if (child.outcome == Outcome::draw) draw_ = true, draw_plies_ = std::min(draw_plies_, child.plies + 1);
+    if (child.outcome == Outcome::win) loss_plies_ = std::max(loss_plies_, child.plies + 1);
+  }
+  Truth truth() const {
+    if (win_) return {Outcome::win, win_plies_};
+    if (draw_) return {Outcome::draw, draw_plies_};
+    return {Outcome::loss, loss_plies_};
+  }
+
+ private:
+  bool win_ = false, draw_ = false;
+  int win_plies_ = 1 << 30, draw_plies_ = 1 << 30, loss_plies_ = 0;
+};
+
 struct Minimax {
   std::uint64_t nodes = 0;
   std::uint64_t budget = 0;  // give up (exceeded) after this many nodes
@@ -33,20 +54,12 @@ struct Minimax {
   Truth operator()(const Position& pos) {
     ++nodes;
     if (pos.is_over()) return {terminal_outcome(pos), 0};
-    // The mover wins if some move leaves the opponent lost (fastest such win); else draws if
-    // some move leaves a draw (the shortest drawing line); else loses (as late as it can).
-    bool win = false, draw = false;
-    int win_plies = 1 << 30, draw_plies = 1 << 30, loss_plies = 0;
+    FromChildren value;
     for (Move m : legal_moves(pos)) {
-      const Truth t = (*this)(pos.after(m));
+      value.add((*this)(pos.after(m)));
       if (exceeded()) return {};
-      if (t.outcome == Outcome::loss) win = true, win_plies = std::min(win_plies, t.plies + 1);
-      if (t.outcome == Outcome::draw) draw = true, draw_plies = std::min(draw_plies, t.plies + 1);
-      if (t.outcome == Outcome::win) loss_plies = std::max(loss_plies, t.plies + 1);
     }
-    if (win) return {Outcome::win, win_plies};
-    if (draw) return {Outcome::draw, draw_plies};
-    return {Outcome::loss, loss_plies};
+    return value.truth();
   }
 };
 

@@ -365,7 +365,8 @@ TEST_CASE("capturing_squares() and movement_destinations(), which the solver's n
 
 // Exhaustive minimax as minimax.hpp's, over the plain reference implementation of the rules
 // (tests/reference, which shares nothing with the engine): its moves, its positions, its ends
-// of games and their results. The budget counts nodes down; 0 left: the answer is unknown.
+// of games and their results; only the definitions of the values are minimax.hpp's. The
+// budget counts nodes down; 0 left: the answer is unknown.
 Truth reference_truth(const reference::Position& p, std::uint64_t& budget) {
   if (budget == 0) return {};
   --budget;
@@ -373,20 +374,14 @@ Truth reference_truth(const reference::Position& p, std::uint64_t& budget) {
     const char winner = reference::result(p);
     return {winner == 'd' ? Outcome::draw : winner == p.side ? Outcome::win : Outcome::loss, 0};
   }
-  bool win = false, draw = false;
-  int win_plies = 1 << 30, draw_plies = 1 << 30, loss_plies = 0;
+  test::FromChildren value;  // the definitions of the values, as minimax.hpp's
   for (const std::string& move : reference::legal_moves(p)) {
     reference::Position next = p;
     if (!reference::play(next, move)) FAIL("the reference refuses its own move " << move);
-    const Truth t = reference_truth(next, budget);
+    value.add(reference_truth(next, budget));
     if (budget == 0) return {};
-    if (t.outcome == Outcome::loss) win = true, win_plies = std::min(win_plies, t.plies + 1);
-    if (t.outcome == Outcome::draw) draw = true, draw_plies = std::min(draw_plies, t.plies + 1);
-    if (t.outcome == Outcome::win) loss_plies = std::max(loss_plies, t.plies + 1);
   }
-  if (win) return {Outcome::win, win_plies};
-  if (draw) return {Outcome::draw, draw_plies};
-  return {Outcome::loss, loss_plies};
+  return value.truth();
 }
 
 TEST_CASE("the minimax oracle's truths hold by the reference implementation's rules too") {
