@@ -137,9 +137,9 @@ class Solver {
   // Proves the value of pos. Errors: rules out of range (check_rules()), stopped by stop() or by
   // a stop requested on `stop_token` (before the solve began or while it runs) before the proof
   // completed (the searches look at a stop every 1024 nodes: a proof done before, such as one
-  // the table holds, is returned), called while another solve() of this solver is running, a proof whose lines are
-  // too long for the threads' stacks (see solve_thread_stack_bytes), or threads the system
-  // would not make.
+  // the table holds, is returned), called while another solve() of this solver is running, a
+  // proof whose lines are too long for the threads' stacks (see solve_thread_stack_bytes), or
+  // threads the system would not make.
   Expected<SolveResult> solve(const Position& pos, std::stop_token stop_token = {});
   // Proves the value of every legal move of pos, best first (wins fastest first, then draws
   // shortest first, then losses slowest first); empty if pos is over. Each move's position is
