@@ -96,6 +96,10 @@ TEST_CASE("C API: rules are validated and kept by the position") {
   moon_rules bad_flag = {2, 0, 0};
   CHECK(moon_position_new(&bad_flag, &none) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(none == nullptr);
+  moon_rules bad_diagonal = {0, 2, 0};
+  CHECK(moon_position_new(&bad_diagonal, &none) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_position_new: rules: slide and diagonal must be 0 or 1");
+  CHECK(none == nullptr);
 }
 
 TEST_CASE("C API: position strings are parsed, and refused with the reason") {
@@ -166,6 +170,9 @@ TEST_CASE("C API: a refused move says why and changes nothing") {
   // Refused text: a message to show to whoever typed it, as moon.h says (no function's name).
   CHECK(std::string(moon_last_error()) == "'c3' is illegal: no counter may be placed on c3");
   CHECK(moon_position_play(pos.p, "b4b5", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
+  // A pass is well-formed text, illegal here: the status says which.
+  CHECK(moon_position_play(pos.p, "0000", nullptr) == MOON_ERROR_ILLEGAL_MOVE);
+  CHECK(std::string(moon_last_error()).starts_with("'0000' is illegal"));
   CHECK(moon_position_play(pos.p, "z9", nullptr) == MOON_ERROR_PARSE);
   CHECK(std::string(moon_last_error()).starts_with("'z9' is not a move"));
   // Other errors name the function.
@@ -192,6 +199,14 @@ TEST_CASE("C API: buffers that are too small, NULL arguments, the board drawn") 
   CHECK(moon_position_to_string(pos.p, small, sizeof small) == MOON_ERROR_BUFFER_TOO_SMALL);
   CHECK(small[0] == '\0');
   CHECK(contains(moon_last_error(), "22"));  // the bytes needed
+  // One byte short (the text's 21 characters without room for its end): refused, and nothing
+  // written past the size given; the size needed is enough.
+  char exact[32];
+  std::memset(exact, 'Z', sizeof exact);
+  CHECK(moon_position_to_string(pos.p, exact, 21) == MOON_ERROR_BUFFER_TOO_SMALL);
+  CHECK(exact[21] == 'Z');
+  REQUIRE(moon_position_to_string(pos.p, exact, 22) == MOON_OK);
+  CHECK(std::string(exact) == "5/5/5/5/5 x 12 12 0 1");
 
   CHECK(moon_position_to_string(nullptr, small, sizeof small) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(contains(moon_last_error(), "position is NULL"));
@@ -368,6 +383,9 @@ TEST_CASE("C API: search to a depth reports each iteration and returns a legal m
   bad = moon_search_limits{0, 0, 0, 100, -2, 0, 0};
   CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(std::string(moon_last_error()) == "moon_engine_search: increment_ms must not be negative, not -2");
+  // The whole range is taken: 64 lines asked of a position with fewer moves gives them all.
+  moon_search_limits most_lines = {1, 0, 0, 0, 0, 64, 0};
+  CHECK(moon_engine_search(engine.e, pos.p, &most_lines, nullptr, nullptr, &result) == MOON_OK);
   for (int multipv : {-1, 65}) {
     bad = moon_search_limits{3, 0, 0, 0, 0, multipv, 0};
     CHECK(moon_engine_search(engine.e, pos.p, &bad, nullptr, nullptr, &result) == MOON_ERROR_INVALID_ARGUMENT);
@@ -509,6 +527,34 @@ TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEM
 #endif
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("C API: a solver table that cannot be had: MOON_ERROR_OUT_OF_MEMORY, and the engine still solves") {
+  // The solver's table is made by the first solve, and again by the first after a change of its
+  // size; either may find the memory gone. The status says so (not "stopped", not "internal").
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  moon_solve_result solved;
+  const auto solve_without_room = [&](moon_engine* engine) {
+    const moon::test::AddressSpaceGuard guard(256);  // not room for 512 MiB
+    CHECK(moon_engine_solve(engine, pos.p, &solved) == MOON_ERROR_OUT_OF_MEMORY);
+    CHECK(std::string(moon_last_error()) == "moon_engine_solve: cannot allocate a 512 MiB hash table");
+  };
+  EngineHandle first;
+  moon_engine_options large = {1, 1, 512};
+  REQUIRE(moon_engine_new(&large, &first.e) == MOON_OK);
+  solve_without_room(first.e);
+  REQUIRE(moon_engine_solve(first.e, pos.p, &solved) == MOON_OK);  // with the room back
+  CHECK(std::string(solved.best_move) == "c2c1");
+
+  EngineHandle resized;
+  moon_engine_options small = {1, 1, 1};
+  REQUIRE(moon_engine_new(&small, &resized.e) == MOON_OK);
+  REQUIRE(moon_engine_solve(resized.e, pos.p, &solved) == MOON_OK);
+  REQUIRE(moon_engine_set_options(resized.e, &large) == MOON_OK);
+  solve_without_room(resized.e);
+  REQUIRE(moon_engine_solve(resized.e, pos.p, &solved) == MOON_OK);
+  CHECK(std::string(solved.best_move) == "c2c1");
+}
+
 TEST_CASE("C API: memory that runs out: MOON_ERROR_OUT_OF_MEMORY, with the function's name") {
   // Positions made until the process's address space, 8 MiB more than it has, is full (and the
   // heap memory earlier tests gave back): the failing call's message is read before anything
@@ -545,6 +591,12 @@ TEST_CASE("C API: hash sizes above the machine's memory are refused by moon_engi
   CHECK(moon_engine_new(&search, &engine) == MOON_ERROR_OUT_OF_MEMORY);
   CHECK(engine == nullptr);
   CHECK(std::string(moon_last_error()) == "moon_engine_new: " + moon::test::over_memory_message(over));
+  // The top of the documented range, 65536, is in range: refused for this machine's memory, not
+  // as an invalid argument (the test runs only where the memory is below it).
+  moon_engine_options top = {65536, 1, 0};
+  CHECK(moon_engine_new(&top, &engine) == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(std::string(moon_last_error()) == "moon_engine_new: " + moon::test::over_memory_message(65536));
+  CHECK(engine == nullptr);
   moon_engine_options solver = {0, 1, over};  // the solver's table, made only by the first solve
   CHECK(moon_engine_new(&solver, &engine) == MOON_ERROR_OUT_OF_MEMORY);
   CHECK(engine == nullptr);

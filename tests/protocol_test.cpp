@@ -37,10 +37,11 @@ class Session {
 
   // Sends the lines, waits for a task they started to end by itself, returns the new output.
   std::vector<std::string> send(const std::vector<std::string>& lines) {
-    for (const std::string& line : lines) engine_.handle(line);
+    for (const std::string& line : lines) quit_ |= !engine_.handle(line);
     engine_.wait();
     return take();
   }
+  bool quit() const { return quit_; }  // a line sent ended the session (handle() said so)
   std::vector<std::string> send(const std::string& line) { return send(std::vector<std::string>{line}); }
   bool handle(const std::string& line) { return engine_.handle(line); }
 
@@ -63,6 +64,7 @@ class Session {
   std::ostringstream out_;
   Engine engine_;
   std::size_t read_ = 0;
+  bool quit_ = false;
 };
 
 bool is_error(const std::string& line) { return line.rfind("info string error: ", 0) == 0; }
@@ -221,6 +223,10 @@ TEST_CASE("protocol: a rejected position command leaves the previous position") 
     CHECK(out[0].find(words) != std::string::npos);
     CHECK(s.position() == before);
   }
+  // Nor is a rejected command kept to be replayed: a rule change replays the last accepted one,
+  // quietly (the last rejected, with a pass that is not legal, would fail and reset to the start).
+  CHECK(s.send("setoption name Clock Limit value 30").empty());
+  CHECK(s.position() == before);
   // The command is named once ("position: position fen needs ..." it said).
   CHECK(s.send("position fen") == std::vector<std::string>{"info string error: position: fen needs a position string"});
   CHECK(s.send("position") ==
@@ -305,6 +311,7 @@ TEST_CASE("protocol: malformed and unknown lines are answered with one error and
     const auto out = s.send(line);
     REQUIRE(out.size() == 1);
     CHECK(out[0].rfind("info string error: " + entry.second, 0) == 0);
+    CHECK_FALSE(s.quit());  // `quit now` included: refused, the session goes on
   }
   // Bytes no command has: refused, and the echo stays printable.
   for (const std::string& line : {std::string("go \x01\x02 depth 3"), std::string("pos\xffition startpos"),
@@ -381,6 +388,12 @@ TEST_CASE("protocol: setoption changes the rules and replays the position under 
   CHECK(out[0].rfind("info string ", 0) == 0);
   CHECK(out[0].find("start") != std::string::npos);
   CHECK(s.position() == start_position_string);
+  // The start is now the position replayed: raising the limit again does not bring the other back.
+  CHECK(s.send("setoption name Clock Limit value 40").empty());
+  CHECK(s.position() == start_position_string);
+  CHECK(s.send("setoption name MOVEMENT value STEP").empty());  // any case, the value too
+  CHECK(text_of(s.send("d")).find("rules: step movement, orthogonal and diagonal captures, clock limit 40\n") !=
+        std::string::npos);
   CHECK(s.send("setoption name Hash value 2").empty());
   CHECK(s.send("setoption name Threads value 2").empty());
   CHECK(s.send("setoption name Move Overhead value 0").empty());
@@ -658,6 +671,11 @@ TEST_CASE("protocol: a long perft is stopped by stop") {
   const auto out = s.take();
   REQUIRE(!out.empty());
   CHECK(out.back().rfind("info string perft stopped", 0) == 0);
+  // "perft stopped after I of N root moves": I counts the root moves whose lines came before.
+  const auto words = split_words(out.back());
+  REQUIRE(words.size() == 10);
+  CHECK(words[5] == std::to_string(out.size() - 1));
+  CHECK(words[7] == "24");
 }
 
 namespace {
