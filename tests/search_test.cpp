@@ -380,6 +380,72 @@ TEST_CASE("searches return legal moves and legal principal variations in every p
   CHECK(past_depth > 10 / scale);  // the quiescence search's moves were seen
 }
 
+TEST_CASE("with one line, the last report's score is the result's: proven only if the position's value is") {
+  // One line asked for: its score is the position's, proven only if every move's was, not just
+  // the best move's (a move proven a draw beside others only guessed at is not a proven draw).
+  // Short clocks, where draws are proven within the horizon.
+  std::mt19937 rng(31);
+  int compared = 0, proven = 0;
+  for (int i = 0; i < 512 / scale; ++i) {
+    const Rules rules{i % 2 ? Movement::slide : Movement::step, CaptureLines::orthogonal, 3 + i % 4};
+    // The first: at depth 5 its best move is a proven draw, the others are not proven.
+    const Position pos = i == 0 ? *parse_position("xoooo/1o1ox/x1xxo/x1xxx/1xooo x 0 0 1 18",
+                                                  Rules{Movement::step, CaptureLines::orthogonal, 3})
+                                : i % 2 ? random_endgame(rng, rules) : random_game_position(rng, rules);
+    if (pos.is_over()) continue;
+    INFO(to_string(pos) << ", " << test::rules_name(pos.rules()));
+    SearchLimits limits;
+    limits.depth = i == 0 ? 5 : 2 + int(rng() % 5);
+    std::optional<SearchInfo> last;
+    const auto r = Searcher().search(pos, limits, [&](const SearchInfo& info) { last = info; });
+    REQUIRE(r.has_value());
+    REQUIRE(last.has_value());
+    CHECK(last->depth == r->depth);
+    CHECK(last->score == r->score);
+    CHECK(last->score_info == r->score_info);
+    proven += r->score_info.kind != ScoreKind::heuristic;
+    ++compared;
+  }
+  CHECK(compared > 250 / scale);
+  CHECK(proven > 12 / scale);
+}
+
+TEST_CASE("without the table a fixed-depth search's value does not depend on the order of its moves") {
+  // Alpha-beta (and PVS, and the quiescence search) give the minimax value of the tree they
+  // search whatever the order: each ordering idea switched off or on alone must leave the root's
+  // score at a depth as it was. (With capture ordering off, the quiescence search once lost its
+  // captures too, and stood pat at every horizon.)
+  SearchFeatures base = SearchFeatures{};
+  base.transposition_table = false;
+  base.history = false;
+  std::vector<SearchFeatures> others(4, base);
+  others[0].capture_ordering = false;
+  others[1].history = true;
+  others[2].killers = true;
+  others[3].principal_variation = false;
+  std::mt19937 rng(77);
+  int compared = 0;
+  for (const Rules& rules : test::all_rule_sets()) {
+    for (int i = 0; i < 12 / scale + 1; ++i) {
+      const Position pos = i % 2 ? random_endgame(rng, rules) : random_game_position(rng, rules);
+      if (pos.is_over()) continue;
+      INFO(to_string(pos) << ", " << test::rules_name(rules));
+      SearchLimits limits;
+      limits.depth = 3 + int(rng() % 2);
+      const auto reference = Searcher(SearchOptions{1, 1, base}).search(pos, limits);
+      REQUIRE(reference.has_value());
+      for (std::size_t k = 0; k < others.size(); ++k) {
+        INFO("variant " << k);
+        const auto r = Searcher(SearchOptions{1, 1, others[k]}).search(pos, limits);
+        REQUIRE(r.has_value());
+        CHECK(r->score == reference->score);
+      }
+      ++compared;
+    }
+  }
+  CHECK(compared > 80 / scale);
+}
+
 TEST_CASE("multi-PV: every line's score is its move's value at the iteration's depth") {
   // Asked for every legal move, each line's score must be what a search of the move's child,
   // one ply shallower, gives (seen from the root: negated, and a proven result one ply further
