@@ -233,6 +233,46 @@ TEST_CASE("evaluation stays inside the heuristic range and is symmetric in colou
   CHECK(evaluate(parse("o3o/5/2x2/5/x3x o")) < -50);
 }
 
+TEST_CASE("evaluation: each term alone, on positions counted by hand") {
+  // Every weight 0 but one, 1: the evaluation is that term's count, from the side to move's view.
+  const auto only = [](int EvalWeights::*term) {
+    EvalWeights w;
+    for (const auto& field : eval_weight_fields) w.*(field.second) = 0;
+    w.*term = 1;
+    return w;
+  };
+  const auto term = [&](std::string_view fen, int EvalWeights::*weight) {
+    return evaluate<Variant<false, false>>(parse(fen), only(weight));
+  };
+  // x: b1, e5; o: a1, c2. o's c2c1 captures b1 (a1 closes the row); x captures nothing.
+  constexpr std::string_view x_exposed = "4x/5/5/2o2/ox3 x", o_threatens = "4x/5/5/2o2/ox3 o";
+  CHECK(term(x_exposed, &EvalWeights::exposure) == -1);       // one of ours capturable next move
+  CHECK(term(x_exposed, &EvalWeights::capture_threat) == 0);  // we capture nothing
+  CHECK(term(o_threatens, &EvalWeights::capture_threat) == 1);
+  CHECK(term(o_threatens, &EvalWeights::exposure) == 0);
+  CHECK(term(x_exposed, &EvalWeights::corner) == 0);  // e5 for x, a1 for o
+  CHECK(term(x_exposed, &EvalWeights::material) == 0);
+  // Mobility: x b1c1 (b1b2 too), e5d5, e5e4: 4 moves; o a1a2, c2c1, c2b2, c2d2, c2c3: 5.
+  CHECK(term(x_exposed, &EvalWeights::mobility) == 4 - 5);
+
+  // Placement, c3 empty with x on c2 and c5, o on c4: whoever moves first in the movement phase
+  // goes to c3, and x there captures c4. With 2 placements left (x to move) x moves first: +1;
+  // with 1 left (o to move) x still does: -1 from o's view.
+  CHECK(term("2x2/2o2/5/2x2/5 x 1 1 0 1", &EvalWeights::first_mover_threat) == 1);
+  CHECK(term("2x2/2o2/5/2x2/5 o 0 1 0 1", &EvalWeights::first_mover_threat) == -1);
+  // Only c3 would capture anything, and it is not an open square for the placements.
+  CHECK(term("2x2/2o2/5/2x2/5 x 1 1 0 1", &EvalWeights::placement_threat) == 0);
+  // An open square that closes a run: x placed on c4 captures b4 (a4 closes it); o has none.
+  // (With x on c4 and o on d4 instead, o on b4 would capture c4 too: 1 - 1.)
+  CHECK(term("5/xo3/5/5/4o x 1 1 0 1", &EvalWeights::placement_threat) == 1);
+  CHECK(term("5/2xo1/5/5/o4 x 1 1 0 1", &EvalWeights::placement_threat) == 0);
+  // Flank threats in the movement phase: captures a counter-arrival away on squares no counter
+  // reaches now. x: a4, e1, e5; o: b4, d1. An x on c4 would capture b4, one on c1 d1, and no x
+  // is next to either; o's counters flank nothing (x's are on corners and an edge): 2 - 0.
+  CHECK(term("4x/xo3/5/5/3ox x", &EvalWeights::flank_threat) == 2);
+  CHECK(term("4x/xo3/5/5/3ox x", &EvalWeights::capture_threat) == 0);  // so none of them now
+}
+
 TEST_CASE("transposition table: exact keys, bounds, proven flag, replacement keeps the deep") {
   TranspositionTable table;
   {
