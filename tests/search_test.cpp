@@ -420,6 +420,34 @@ TEST_CASE("searches return legal moves and legal principal variations in every p
   CHECK(past_depth > 10 / scale);  // the quiescence search's moves were seen
 }
 
+TEST_CASE("a heuristic line reaches the depth searched, even when the table already holds its positions") {
+  // A second search of the same position, its table full of the first one's entries, still
+  // gives a line of the full depth, unless the game ends sooner. Two things see to it, each
+  // enough here alone: the table cuts no node on the principal variation short (but with a
+  // proven exact value), and a line cut short is completed from the table up to the depth.
+  std::mt19937 rng(41);
+  int checked = 0;
+  for (const Rules& rules : all_variants) {
+    Searcher searcher;
+    for (int i = 0; i < 16 / scale; ++i) {
+      const Position pos = random_game_position(rng, rules);
+      if (pos.is_over()) continue;
+      INFO(to_string(pos) << ", " << test::rules_name(rules));
+      SearchLimits limits;
+      limits.depth = 4 + int(rng() % 3);
+      REQUIRE(searcher.search(pos, limits).has_value());
+      const auto again = searcher.search(pos, limits);
+      REQUIRE(again.has_value());
+      if (again->score_info.kind != ScoreKind::heuristic) continue;
+      Position end = pos;
+      for (Move m : again->pv) end.play(m);
+      CHECK((int(again->pv.size()) >= again->depth || end.is_over()));
+      ++checked;
+    }
+  }
+  CHECK(checked > 30 / scale);
+}
+
 TEST_CASE("with one line, the last report's score is the result's: proven only if the position's value is") {
   // One line asked for: its score is the position's, proven only if every move's was, not just
   // the best move's (a move proven a draw beside others only guessed at is not a proven draw).
