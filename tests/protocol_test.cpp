@@ -233,7 +233,8 @@ TEST_CASE("protocol: a rejected position command leaves the previous position") 
     CHECK(s.position() == before);
   }
   // Nor is a rejected command kept to be replayed: a rule change replays the last accepted one,
-  // quietly (the last rejected, with a pass that is not legal, would fail and reset to the start).
+  // quietly (the last rejected, a move where only the pass is legal, would fail and reset to the
+  // start).
   CHECK(s.send("setoption name Clock Limit value 30").empty());
   CHECK(s.position() == before);
   // The command is named once ("position: position fen needs ..." it said).

@@ -481,8 +481,8 @@ TEST_CASE("with one line, the last report's score is the result's: proven only i
 TEST_CASE("without the table a fixed-depth search's value does not depend on the order of its moves") {
   // Alpha-beta (and PVS, and the quiescence search) give the minimax value of the tree they
   // search whatever the order: each ordering idea switched off or on alone must leave the root's
-  // score at a depth as it was. (With capture ordering off, the quiescence search once lost its
-  // captures too, and stood pat at every horizon.)
+  // score at a depth as it was. (A quiescence search that lost its captures with capture
+  // ordering off, standing pat at every horizon, fails it.)
   SearchFeatures base = SearchFeatures{};
   base.transposition_table = false;
   base.history = false;
