@@ -37,22 +37,27 @@ class Session {
 
   // Sends the lines, waits for a task they started to end by itself, returns the new output.
   std::vector<std::string> send(const std::vector<std::string>& lines) {
-    for (const std::string& line : lines) quit_ |= !engine_.handle(line);
+    for (const std::string& line : lines) handle(line);
     engine_.wait();
     return take();
   }
-  bool quit() const { return quit_; }  // a line sent ended the session (handle() said so)
   // Sends a line that must start nothing: true if no task runs after it (one that does is
   // stopped, so that a line wrongly taken fails here instead of hanging the test).
   bool starts_nothing(const std::string& line) {
-    quit_ |= !engine_.handle(line);
+    handle(line);
     if (engine_.wait_for(std::chrono::milliseconds(0))) return true;
-    engine_.handle("stop");
+    handle("stop");
     engine_.wait();
     return false;
   }
   std::vector<std::string> send(const std::string& line) { return send(std::vector<std::string>{line}); }
-  bool handle(const std::string& line) { return engine_.handle(line); }
+  // One line, not waited for; false if it ended the session, as quit() then says.
+  bool handle(const std::string& line) {
+    const bool goes_on = engine_.handle(line);
+    quit_ |= !goes_on;
+    return goes_on;
+  }
+  bool quit() const { return quit_; }  // a line sent ended the session
 
   std::vector<std::string> take() {
     const std::string all = out_.str();
