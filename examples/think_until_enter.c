@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   status = argc == 2 ? moon_position_from_string(argv[1], NULL, &position) : moon_position_new(NULL, &position);
   if (status != MOON_OK) return report("reading the position", status);
   if ((status = moon_engine_new(NULL, &engine)) != MOON_OK) {
-    exit_status = report("moon_engine_new", status);
+    exit_status = report("making the engine", status);
     goto done;
   }
   /* A fresh signal for this search, attached while the engine is still this thread's alone. */
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   pthread_join(worker, NULL);
 
   if (job.status != MOON_OK) {
-    fprintf(stderr, "moon_engine_search: %s: %s\n", moon_status_name(job.status), job.message);
+    fprintf(stderr, "thinking: %s: %s\n", moon_status_name(job.status), job.message);
     exit_status = 1;
     goto done;
   }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "machine_memory.hpp"
@@ -419,10 +420,19 @@ TEST_CASE("C API: an engine's options changed in place: checked, refused while b
   CHECK(std::string(moon_last_error()) == "moon_engine_set_options: engine is NULL");
   moon_engine_options bad = {0, 257, 0};
   CHECK(moon_engine_set_options(engine.e, &bad) == MOON_ERROR_INVALID_ARGUMENT);
-  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: threads must be from 1 to 256 (0: 1)");
+  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: threads must be from 1 to 256 (0: one), not 257");
+  bad = moon_engine_options{0, -1, 0};
+  CHECK(moon_engine_set_options(engine.e, &bad) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: threads must be from 1 to 256 (0: one), not -1");
+  // Each table's size by its field, with the value refused.
   bad = moon_engine_options{65537, 1, 0};
   CHECK(moon_engine_set_options(engine.e, &bad) == MOON_ERROR_INVALID_ARGUMENT);
-  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: hash sizes must be from 1 to 65536 MiB (0: default)");
+  CHECK(std::string(moon_last_error()) ==
+        "moon_engine_set_options: hash_mb must be from 1 to 65536 MiB (0: the default), not 65537");
+  bad = moon_engine_options{1, 1, 65537};
+  CHECK(moon_engine_set_options(engine.e, &bad) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()) ==
+        "moon_engine_set_options: solver_hash_mb must be from 1 to 65536 MiB (0: the default), not 65537");
 
   // Two threads and other tables: the search and the solve give the same answers.
   moon_engine_options changed = {2, 2, 3};
@@ -459,7 +469,40 @@ TEST_CASE("C API: an engine's options changed in place: checked, refused while b
   limits.depth = 3;
   REQUIRE(moon_engine_search(engine.e, pos.p, &limits, try_change, &seen, &result) == MOON_OK);
   CHECK(seen.status == MOON_ERROR_BUSY);
-  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: the engine is already searching or solving");
+  // The message names the call that holds the engine.
+  CHECK(std::string(moon_last_error()) == "moon_engine_set_options: the engine is busy with moon_engine_search");
+
+  // From a solve's progress report: busy with that solve, for every call that needs the engine.
+  struct Tried {
+    moon_engine* engine;
+    const moon_position* position;
+    bool done = false;
+    std::vector<std::pair<moon_status, std::string>> answers;
+  } tried{engine.e, pos.p, false, {}};
+  const auto try_all = [](const char*, void* user) {
+    auto* t = static_cast<Tried*>(user);
+    if (t->done) return;
+    t->done = true;
+    const auto note = [t](moon_status status) { t->answers.emplace_back(status, moon_last_error()); };
+    moon_search_info info;
+    moon_solve_result solved;
+    note(moon_engine_search(t->engine, t->position, nullptr, nullptr, nullptr, &info));
+    note(moon_engine_solve(t->engine, t->position, &solved));
+    note(moon_engine_clear(t->engine));
+    note(moon_engine_set_options(t->engine, nullptr));
+    note(moon_engine_set_stop_signal(t->engine, nullptr));
+  };
+  REQUIRE(moon_engine_clear(engine.e) == MOON_OK);  // so that the solve reports progress
+  REQUIRE(moon_engine_solve_with_progress(engine.e, pos.p, try_all, &tried, &after) == MOON_OK);
+  CHECK(after.plies == 13);
+  const std::vector<std::pair<moon_status, std::string>> expected = {
+      {MOON_ERROR_BUSY, "moon_engine_search: the engine is busy with moon_engine_solve_with_progress"},
+      {MOON_ERROR_BUSY, "moon_engine_solve: the engine is busy with moon_engine_solve_with_progress"},
+      {MOON_ERROR_BUSY, "moon_engine_clear: the engine is busy with moon_engine_solve_with_progress"},
+      {MOON_ERROR_BUSY, "moon_engine_set_options: the engine is busy with moon_engine_solve_with_progress"},
+      {MOON_ERROR_BUSY, "moon_engine_set_stop_signal: the engine is busy with moon_engine_solve_with_progress"},
+  };
+  CHECK(tried.answers == expected);
 }
 
 TEST_CASE("C API: a single legal move under a move time: depth 1 for a move to play, its value for an analysis") {

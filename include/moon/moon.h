@@ -34,6 +34,10 @@
  * from any thread (or from the call's own callback), and those calls, moon_engine_clear(),
  * moon_engine_set_options() and moon_engine_set_stop_signal() from another thread or from the
  * callback return MOON_ERROR_BUSY; moon_engine_free() must wait until the call has returned.
+ * The same holds while moon_engine_clear(), moon_engine_set_options() (seconds for a large
+ * table, which moon_engine_stop() does not shorten) or moon_engine_set_stop_signal() runs on
+ * another thread: each of these calls then returns MOON_ERROR_BUSY. Its message names the call
+ * that holds the engine ("moon_engine_search: the engine is busy with moon_engine_set_options").
  * moon_stop_signal_raise() may be called from any thread at any time.
  */
 #ifndef MOON_MOON_H
@@ -62,7 +66,7 @@ typedef enum moon_status {
   MOON_ERROR_PARSE = 2,            /* a malformed position string or move text */
   MOON_ERROR_ILLEGAL_MOVE = 3,     /* well-formed move text that is not legal here */
   MOON_ERROR_BUFFER_TOO_SMALL = 4, /* an output buffer cannot hold the text */
-  MOON_ERROR_BUSY = 5,             /* the engine is already searching or solving */
+  MOON_ERROR_BUSY = 5,             /* the engine is busy with another call (a search, ...) */
   MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve early */
   MOON_ERROR_OUT_OF_MEMORY = 7,    /* a table, the solver's threads or their stacks cannot be had */
   MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */

@@ -45,11 +45,12 @@ struct moon_engine {
   moon::SolveOptions solve_options;
   std::unique_ptr<moon::Solver> solver;  // made by the first solve (its table is large); only under a Run
   std::stop_source stop_signal{std::nostopstate};  // moon_engine_set_stop_signal(); none at first
-  // Whether a call runs (a search, solve, clear or set_stop_signal; see Run), and that call's
-  // own stop source: moon_engine_stop() requests it, so a stop reaches the call that runs and
-  // never a later one, and none is lost between the call's start and its search's.
+  // The call that runs (a search, solve, clear, set_options or set_stop_signal; see Run), by
+  // name (null when none: MOON_ERROR_BUSY names it to another), and that call's own stop
+  // source: moon_engine_stop() requests it, so a stop reaches the call that runs and never a
+  // later one, and none is lost between the call's start and its search's.
   std::mutex call_mutex;
-  bool call_running = false;
+  const char* running_call = nullptr;
   std::stop_source call_stop{std::nostopstate};
 };
 
@@ -186,17 +187,21 @@ moon_search_info to_info(const SearchResult& in) {
   return info;
 }
 
-// Marks the engine busy with one call (MOON_ERROR_BUSY for another meanwhile) and gives the
+// Marks the engine busy with one call, `function` (a name with static storage: the engine keeps
+// it while the call runs; another call meanwhile gets MOON_ERROR_BUSY, busy()), and gives the
 // call a stop token of its own, requested by moon_engine_stop() or by the attached stop signal;
 // idle again when it goes out of scope.
 class Run {
  public:
-  explicit Run(moon_engine& engine) : engine_(engine) {
+  Run(moon_engine& engine, const char* function) : engine_(engine) {
     std::stop_source call;
     {
       const std::lock_guard lock(engine.call_mutex);
-      if (engine.call_running) return;
-      engine.call_running = true;
+      if (engine.running_call) {
+        holder_ = engine.running_call;
+        return;
+      }
+      engine.running_call = function;
       engine.call_stop = call;
     }
     acquired_ = true;
@@ -208,12 +213,14 @@ class Run {
     if (!acquired_) return;
     signal_.reset();  // waits for a raise running it on another thread
     const std::lock_guard lock(engine_.call_mutex);
-    engine_.call_running = false;
+    engine_.running_call = nullptr;
     engine_.call_stop = std::stop_source(std::nostopstate);
   }
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
   bool acquired() const { return acquired_; }
+  // Not acquired: the call that held the engine then.
+  const char* holder() const { return holder_; }
   std::stop_token stop_token() const { return stop_; }
 
  private:
@@ -223,12 +230,14 @@ class Run {
   };
   moon_engine& engine_;
   bool acquired_ = false;
+  const char* holder_ = nullptr;
   std::stop_token stop_;
   std::optional<std::stop_callback<RequestStop>> signal_;
 };
 
-moon_status busy(const char* function) {
-  return fail(MOON_ERROR_BUSY, std::string(function) + ": the engine is already searching or solving");
+// `function` found the engine busy with `run`'s holder.
+moon_status busy(const char* function, const Run& run) {
+  return fail(MOON_ERROR_BUSY, std::string(function) + ": the engine is busy with " + run.holder());
 }
 
 moon_outcome to_outcome(Outcome outcome) {
@@ -249,8 +258,8 @@ moon_status solve_failed(const char* function, std::stop_token stop, const Error
 template <class Body>
 moon_status run_solver(const char* function, moon_engine& engine, moon_solve_callback callback, void* user_data,
                        Body body) {
-  Run run(engine);
-  if (!run.acquired()) return busy(function);
+  Run run(engine, function);
+  if (!run.acquired()) return busy(function, run);
   SolveOptions options = engine.solve_options;
   if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
   if (!engine.solver) {
@@ -305,8 +314,8 @@ moon_status search(const char* function, moon_engine* engine, const moon_positio
   if (!position) return null_argument(function, "position");
   if (!out) return null_argument(function, "out");
   // The engine is marked busy first, so that a moon_engine_stop() from now on reaches this call.
-  Run run(*engine);
-  if (!run.acquired()) return busy(function);
+  Run run(*engine, function);
+  if (!run.acquired()) return busy(function, run);
   SearchLimits l;
   if (const moon_status status = set_limits(l); status != MOON_OK) return status;
   int hashfull = 0;  // at the last completed iteration, for the result (SearchResult has none)
@@ -529,10 +538,15 @@ moon_status engine_options(const char* function, const moon_engine_options* opti
                 TranspositionTable::max_mb == 65536 && max_solve_hash_mb == TranspositionTable::max_mb);
   if (o.threads < 0 || o.threads > max_search_threads)
     return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": threads must be from 1 to " +
-                                                 std::to_string(max_search_threads) + " (0: 1)");
-  if (search.hash_mb > TranspositionTable::max_mb || solve.hash_mb > max_solve_hash_mb)
-    return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": hash sizes must be from 1 to " +
-                                                 std::to_string(TranspositionTable::max_mb) + " MiB (0: default)");
+                                                 std::to_string(max_search_threads) + " (0: one), not " +
+                                                 std::to_string(o.threads));
+  const auto table_size = [&](const char* field, std::size_t mb) {
+    return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(function) + ": " + field + " must be from 1 to " +
+                                                 std::to_string(TranspositionTable::max_mb) + " MiB (0: the default), not " +
+                                                 std::to_string(mb));
+  };
+  if (search.hash_mb > TranspositionTable::max_mb) return table_size("hash_mb", o.hash_mb);
+  if (solve.hash_mb > max_solve_hash_mb) return table_size("solver_hash_mb", o.solver_hash_mb);
   // The solver's table is only made by the first solve: its size is checked now.
   if (const auto fits = check_table_size(solve.hash_mb); !fits)
     return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": solver " + fits.error().message);
@@ -564,8 +578,8 @@ moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_optio
     SearchOptions search;
     SolveOptions solve;
     if (const moon_status s = engine_options(function, options, search, solve); s != MOON_OK) return s;
-    Run run(*engine);
-    if (!run.acquired()) return busy(function);
+    Run run(*engine, function);
+    if (!run.acquired()) return busy(function, run);
     // The search's table and threads first: Searcher::set_options() changes nothing when it
     // fails. Then the solver, which cannot fail here: one with other options is let go, and the
     // next solve makes it anew (its table is made by the first solve, as after moon_engine_new()).
@@ -584,8 +598,8 @@ void moon_engine_free(moon_engine* engine) { delete engine; }
 moon_status moon_engine_clear(moon_engine* engine) {
   return guarded("moon_engine_clear", [&] {
     if (!engine) return null_argument("moon_engine_clear", "engine");
-    Run run(*engine);
-    if (!run.acquired()) return busy("moon_engine_clear");
+    Run run(*engine, "moon_engine_clear");
+    if (!run.acquired()) return busy("moon_engine_clear", run);
     engine->searcher.clear();
     if (engine->solver) engine->solver->clear();
     return MOON_OK;
@@ -708,8 +722,8 @@ moon_status moon_stop_signal_is_raised(const moon_stop_signal* signal, int* rais
 moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* signal) {
   return guarded("moon_engine_set_stop_signal", [&] {
     if (!engine) return null_argument("moon_engine_set_stop_signal", "engine");
-    Run run(*engine);
-    if (!run.acquired()) return busy("moon_engine_set_stop_signal");
+    Run run(*engine, "moon_engine_set_stop_signal");
+    if (!run.acquired()) return busy("moon_engine_set_stop_signal", run);
     engine->stop_signal = signal ? signal->source : std::stop_source(std::nostopstate);
     return MOON_OK;
   });
