@@ -541,7 +541,7 @@ TEST_CASE("C API: helper threads the system will not make: MOON_ERROR_OUT_OF_MEM
     const auto count_report = [](const moon_search_info*, void* user) { ++*static_cast<int*>(user); };
     CHECK(moon_engine_search(engine.e, start_position.p, &limits, count_report, &reported, &result) ==
           MOON_ERROR_OUT_OF_MEMORY);
-    CHECK(std::string(moon_last_error()).rfind("moon_engine_search: cannot start the search's 200 threads: ", 0) == 0);
+    CHECK(std::string(moon_last_error()).rfind("moon_engine_search: cannot start the 199 helper threads of a 200-thread search (", 0) == 0);
     CHECK(reported == 0);  // refused before anything was searched or reported
     // The helpers are made before the search, even where depth 1 will settle it (a win in 1);
     // a search limited to depth 1 needs none.

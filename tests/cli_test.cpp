@@ -283,14 +283,14 @@ TEST_CASE("threads the system will not start: analyze, bench and play fail with 
     const Run run = run_moon(args, "", "ulimit -v 200000; ");
     CHECK(run.status == 1);
     INFO("stderr: ", run.err);
-    CHECK(run.err.find("cannot start the search's 256 threads: ") != std::string::npos);
+    CHECK(run.err.find("cannot start the 255 helper threads of a 256-thread search (") != std::string::npos);
     CHECK(run.err.find("--help") == std::string::npos);
   }
   // play fails when its engine is to move, and prints the game so far first.
   const Run play = run_moon("play --threads 256 --depth 2", "b4\n", "ulimit -v 200000; ");
   CHECK(play.status == 1);
   CHECK(play.out.find("replay: moon show --fen '5/5/5/5/5 x 12 12 0 1' b4\n") != std::string::npos);
-  CHECK(play.err.rfind("moon play: cannot start the search's 256 threads: ", 0) == 0);
+  CHECK(play.err.rfind("moon play: cannot start the 255 helper threads of a 256-thread search (", 0) == 0);
 }
 #endif
 

@@ -52,5 +52,17 @@ string(REGEX REPLACE "[ \t\r\n]+" " " errors "${errors}")  # CMake wraps its mes
 if(status EQUAL 0 OR NOT errors MATCHES "moon has no component 'fortran': its components are cxx \\(moon::moon\\) and c \\(moon::moon_c\\)")
   message(FATAL_ERROR "find_package(moon COMPONENTS cxx fortran) was not refused as it should be (${status}):\n${errors}")
 endif()
+# A project with neither C nor C++ enabled is refused in moon's words, not FindThreads'.
+set(no_language ${WORK_DIR}/no_language)
+file(WRITE ${no_language}/CMakeLists.txt
+     "cmake_minimum_required(VERSION 3.25)\nproject(no_language NONE)\nfind_package(moon REQUIRED CONFIG)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${no_language} -B ${no_language}/build -G ${GENERATOR}
+                        -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+                        -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF
+                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+string(REGEX REPLACE "[ \t\r\n]+" " " errors "${errors}")
+if(status EQUAL 0 OR NOT errors MATCHES "moon's libraries are for C and C\\+\\+: enable C or CXX in the project")
+  message(FATAL_ERROR "find_package(moon) in a project without C or C++ was not refused as it should be (${status}):\n${errors}")
+endif()
 message(STATUS "installed to ${prefix}; the consumer project built and ran with moon::moon and moon::moon_c")
 file(REMOVE_RECURSE ${WORK_DIR})

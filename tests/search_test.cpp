@@ -1505,7 +1505,7 @@ TEST_CASE("a search whose helper threads cannot be made is an error, and the Sea
     int reported = 0;
     const auto refused = searcher.search(Position::start(), limits, [&](const SearchInfo&) { ++reported; });
     REQUIRE_FALSE(refused.has_value());
-    CHECK(refused.error().message.rfind("cannot start the search's 200 threads: ", 0) == 0);
+    CHECK(refused.error().message.rfind("cannot start the 199 helper threads of a 200-thread search (", 0) == 0);
     CHECK(reported == 0);
     // A search limited to depth 1 needs no helper: it runs.
     limits.depth = 1;

@@ -307,7 +307,11 @@ MOON_API moon_status moon_engine_clear(moon_engine* engine);
  * heuristic score. limits may be NULL (no limit), callback may be NULL. A position that is over
  * gives best_move "".
  * MOON_ERROR_OUT_OF_MEMORY if the system will not make the engine's helper threads (made as
- * the search begins unless limits->depth is 1: nothing is then searched or reported). */
+ * the search begins unless limits->depth is 1: nothing is then searched or reported). Under a
+ * limit on the process's address space (ulimit -v), mind that the threads of a solve stay with
+ * the engine, each holding up to 256 MiB of it for its stack (reserved, not memory), until
+ * moon_engine_set_options() changes the engine's thread count or solver table or the engine is
+ * freed: they can leave too little for a later search's helpers. */
 MOON_API moon_status moon_engine_search(moon_engine* engine, const moon_position* position,
                                         const moon_search_limits* limits, moon_search_callback callback,
                                         void* user_data, moon_search_info* out);

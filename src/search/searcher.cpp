@@ -256,7 +256,10 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
           }
         });
     } catch (const std::system_error& e) {
-      return Error{"cannot start the search's " + std::to_string(im.workers.size()) + " threads: " + e.what()};
+      // The caller's thread is the first of the search's threads; only the helpers are made.
+      return Error{"cannot start the " + std::to_string(im.workers.size() - 1) + " helper threads of a " +
+                   std::to_string(im.workers.size()) + "-thread search (" +
+                   std::to_string(helpers.threads.size()) + " started): " + e.what()};
     }
   }
 
