@@ -134,6 +134,9 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"perft 3 --fen", "moon perft", "--fen"},
       {"perft", "moon perft", "DEPTH"},
       {"perft --fen 2", "moon perft", "position string '2' has 1 field"},  // --fen took the depth
+      // A flag whose value was forgotten is told so, not handed the next option as its value.
+      {"show --fen --slide", "moon show", "--fen needs a value, not the option '--slide'"},
+      {"analyze --depth --movetime 5", "moon analyze", "--depth needs a value, not the option '--movetime'"},
       {"perft abc", "moon perft", "DEPTH"},
       {"perft 256", "moon perft", "DEPTH"},
       {"perft 3x", "moon perft", "DEPTH"},

@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 
 #include "moon/notation.hpp"
@@ -56,6 +57,11 @@ Expected<std::string> ArgReader::value() {
     return v;
   }
   if (done()) return Error{last_flag_ + " needs a value"};
+  // `--fen --slide` forgot the value: say so, rather than refuse '--slide' as a position string.
+  // No value of any flag starts with "--" and a letter; a negative number ("-1") is a value.
+  if (const std::string_view next = current(); next.size() > 2 && next.starts_with("--") &&
+                                               std::isalpha(static_cast<unsigned char>(next[2])))
+    return Error{last_flag_ + " needs a value, not the option " + moon::quoted(next)};
   return std::string(args_[index_++]);
 }
 

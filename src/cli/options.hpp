@@ -30,8 +30,9 @@ class ArgReader {
   // value. `name=...` is not it, so that `--slide=false` is refused as unknown rather than
   // taken for `--slide`; unknown() then says why.
   bool bare_flag(std::string_view name);
-  // The value of the flag just matched by flag(); an error if there is none, or if that flag
-  // was given before (a second value would otherwise silently replace the first).
+  // The value of the flag just matched by flag(); an error if there is none (the next argument
+  // is another option: "--" and a letter), or if that flag was given before (a second value
+  // would otherwise silently replace the first).
   Expected<std::string> value();
   void skip() { ++index_; }
   // "unknown option '--x'" for an argument that starts with '-', else "unknown argument 'x'",

@@ -48,7 +48,7 @@ constexpr std::string_view help =
     "                     first: 'move MOVE win|draw|loss N', N the distance counting the move\n"
     "                     ('unknown' with --no-distance); about as long as solving the position\n"
     "                     after each move in turn\n"
-    "  --quiet            no progress on standard error\n";
+    "  --quiet            no progress on standard error (the table's line included)\n";
 
 }  // namespace
 
