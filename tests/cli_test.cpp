@@ -293,9 +293,29 @@ TEST_CASE("threads the system will not start: analyze, bench and play fail with 
   const Run play = run_moon("play --threads 256 --depth 2", "b4\n", "ulimit -v 200000; ");
   CHECK(play.status == 1);
   CHECK(play.out.find("replay: moon show --fen '5/5/5/5/5 x 12 12 0 1' b4\n") != std::string::npos);
-  CHECK(play.err.rfind("moon play: cannot start the 255 helper threads of a 256-thread search (", 0) == 0);
+  CHECK(play.err.find("moon play: cannot start the 255 helper threads of a 256-thread search (") != std::string::npos);
 }
 #endif
+
+TEST_CASE("more search threads than the cores the program may use: analyze and play say so, once") {
+  // Pinned to one core (the affinity, not the machine's count, is what the threads get).
+  const std::string one_core = "taskset -c 0 ";
+  const std::string note = " note: 2 threads on 1 core: the first thread, which alone completes iterations, gets a "
+                           "core only in turn with the others, so searches go less deep than with 1 thread "
+                           "(docs/SEARCH.md, \"More threads than cores\")\n";
+  const Run analyze = run_moon("analyze --threads 2 --depth 2", "", one_core);
+  CHECK(analyze.status == 0);
+  CHECK(analyze.err == "analyze:" + note);
+  const Run play = run_moon("play --threads 2 --depth 1", "b4\n", one_core);
+  CHECK(play.err.rfind("play:" + note, 0) == 0);
+  CHECK(play.err.find("note:", 1) == play.err.find(" note:") + 1);  // once
+  // As many threads as cores, or fewer: nothing.
+  for (const char* args : {"analyze --threads 1 --depth 2", "play --threads 1 --depth 1"}) {
+    INFO("moon ", args);
+    CHECK(run_moon(args, "b4\n", one_core).err.find("note:") == std::string::npos);
+  }
+  CHECK(run_moon("analyze --threads 2 --depth 2", "", "taskset -c 0,1 ").err.find("note:") == std::string::npos);
+}
 
 TEST_CASE("output that cannot be written is a failure: a message and exit status 1") {
   if (!std::filesystem::exists("/dev/full")) return;  // a device that is always full (Linux)

@@ -214,7 +214,8 @@ typedef struct moon_engine moon_engine;
  * it was made: every page is written then, about a second or more a GiB). */
 typedef struct moon_engine_options {
   size_t hash_mb;       /* the search's transposition table in MiB, 1-65536; 0 means 16 */
-  int threads;          /* search and solver threads, 1-256; 0 means 1 */
+  int threads;          /* search and solver threads, 1-256; 0 means 1 (more than the
+                           machine's cores makes searches shallower: docs/SEARCH.md) */
   size_t solver_hash_mb; /* the solver's table in MiB, 1-65536; 0 means 64 */
 } moon_engine_options;
 

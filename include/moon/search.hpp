@@ -123,7 +123,10 @@ inline constexpr int max_search_threads = 256;
 
 struct SearchOptions {
   std::size_t hash_mb = 16;  // TranspositionTable::min_mb to max_mb, at most the machine's memory
-  int threads = 1;           // 1 to max_search_threads (lazy SMP on one shared table)
+  int threads = 1;           // 1 to max_search_threads (lazy SMP on one shared table); more
+                             // than the machine's cores makes searches shallower: only the
+                             // first thread completes iterations, and it then waits for a core
+                             // in turn with the others (docs/SEARCH.md, "More threads than cores")
   SearchFeatures features{};
   EvalWeights evaluation{};  // the evaluation's weights (evaluation.hpp), each at most
                              // max_eval_weight either way; the defaults are tuned

@@ -1,10 +1,15 @@
 #include "cli/search_options.hpp"
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <iterator>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -120,7 +125,25 @@ SearchOptions with_smallest_table(SearchOptions options) {
   return options;
 }
 
+int usable_cores() {
+#ifdef __linux__
+  cpu_set_t cores;
+  if (sched_getaffinity(0, sizeof cores, &cores) == 0) return CPU_COUNT(&cores);
+#endif
+  return int(std::thread::hardware_concurrency());
+}
+
+std::string threads_beyond_cores_note(int threads, int cores) {
+  if (cores <= 0 || threads <= cores) return {};
+  const std::string at_most = std::to_string(cores) + (cores == 1 ? " thread" : " threads");
+  return "note: " + std::to_string(threads) + " threads on " + std::to_string(cores) + (cores == 1 ? " core" : " cores") +
+         ": the first thread, which alone completes iterations, gets a core only in turn with the others, "
+         "so searches go less deep than with " + at_most + " (docs/SEARCH.md, \"More threads than cores\")";
+}
+
 Expected<bool> set_search_options(std::string_view command, Searcher& searcher, const SearchOptions& options) {
+  if (const std::string note = threads_beyond_cores_note(options.threads, usable_cores()); !note.empty())
+    std::cerr << command << ": " << note << std::endl;
   const bool announced = options.hash_mb >= announced_table_mb && options.hash_mb != searcher.options().hash_mb;
   if (announced) std::cerr << command << ": " << making_table_text(options.hash_mb) << std::endl;
   const auto started = std::chrono::steady_clock::now();

@@ -20,7 +20,15 @@ bool has_limit(const SearchLimits& limits);
 // `options` with the smallest table: for the Searcher a command makes at once, whose table
 // set_search_options() makes later, once the size has been checked.
 SearchOptions with_smallest_table(SearchOptions options);
-// searcher.set_options(options), with "<command>: making the N MiB table" before and
+// The cores this process may run on: its CPU affinity's (taskset, a container's cpuset) where
+// the system tells, else std::thread::hardware_concurrency() (0: unknown).
+int usable_cores();
+// For more search threads than cores (known): a note that only the first thread completes
+// iterations, and it waits for a core in turn with the others (a turn comes every few hundred
+// ms with 256 threads on 2 cores: a 500 ms search may complete depth 1 only); else "".
+std::string threads_beyond_cores_note(int threads, int cores);
+// searcher.set_options(options), with threads_beyond_cores_note() first if it says anything,
+// then "<command>: making the N MiB table" before and
 // "<command>: table made in S s" after on standard error for a table of announced_table_mb
 // (memory.hpp) or more. Its errors are set_options()'s (a table or threads the system will not give).
 Expected<bool> set_search_options(std::string_view command, Searcher& searcher, const SearchOptions& options);
