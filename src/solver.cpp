@@ -17,7 +17,8 @@
 
 namespace moon {
 
-SolveResult result_of(const std::vector<MoveValue>& values) {
+Expected<SolveResult> result_of(const std::vector<MoveValue>& values) {
+  if (values.empty()) return Error{"no move values to take the result from: the game is over (solve() gives its value)"};
   SolveResult result;
   result.outcome = values.front().outcome;
   result.plies = values.front().plies;
@@ -136,11 +137,12 @@ Expected<bool> Solver::set_options(SolveOptions options, const std::stop_token& 
   return true;
 }
 
-void Solver::clear() {
+bool Solver::clear() {
   std::lock_guard lock(impl_->mutex);
-  if (impl_->solving) return;
+  if (impl_->solving) return false;
   impl_->table.clear();
   impl_->table_rules.reset();
+  return true;
 }
 
 void Solver::stop() {

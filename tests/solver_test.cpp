@@ -1232,7 +1232,7 @@ TEST_CASE("Solver::clear() forgets the table: a solve after it visits what the f
   const auto warm = solver.solve(*pos);
   REQUIRE(warm.has_value());
   CHECK(warm->nodes < first->nodes);  // read off the table
-  solver.clear();
+  CHECK(solver.clear());
   const auto cleared = solver.solve(*pos);
   REQUIRE(cleared.has_value());
   CHECK(cleared->outcome == first->outcome);
@@ -1434,6 +1434,10 @@ TEST_CASE("Solver::analyze proves every move, best first, and the first is the p
     REQUIRE(values.has_value());
     if (s.pos.is_over()) {
       CHECK(values->empty());
+      // No values, no result: an error, not a read past the end.
+      const auto none = result_of(*values);
+      REQUIRE_FALSE(none.has_value());
+      CHECK(none.error().message.find("the game is over") != std::string::npos);
       continue;
     }
     const MoveList legal = legal_moves(s.pos);
@@ -1454,6 +1458,15 @@ TEST_CASE("Solver::analyze proves every move, best first, and the first is the p
     }
     CHECK(values->front().outcome == s.truth.outcome);
     CHECK(values->front().plies == s.truth.plies);
+    // result_of(): the best move's value, and the proofs' nodes summed.
+    const auto whole = result_of(*values);
+    REQUIRE(whole.has_value());
+    CHECK(whole->outcome == s.truth.outcome);
+    CHECK(whole->plies == s.truth.plies);
+    CHECK(whole->best == values->front().move);
+    std::uint64_t nodes = 0;
+    for (const MoveValue& v : *values) nodes += v.nodes;
+    CHECK(whole->nodes == nodes);
     mixed += values->front().outcome != values->back().outcome;
     // Without distances: the same outcomes, no plies.
     const auto outcomes = outcome_only.analyze(s.pos);
@@ -1468,6 +1481,14 @@ TEST_CASE("Solver::analyze proves every move, best first, and the first is the p
   }
   MESSAGE(moves_checked, " moves checked; ", mixed, " positions with moves of different outcomes");
   CHECK(mixed > 0);
+  // A game that is over has no move values (above, if the samples hold one; here in any case).
+  const auto over = parse_position("x4/1o3/2x2/5/5 x");
+  REQUIRE(over.has_value());
+  REQUIRE(over->is_over());
+  const auto none = solver.analyze(*over);
+  REQUIRE(none.has_value());
+  CHECK(none->empty());
+  CHECK_FALSE(result_of(*none).has_value());
 }
 
 TEST_CASE("Solver::analyze: stop() ends it promptly; a solve running refuses it" * doctest::test_suite("threads")) {
@@ -1475,6 +1496,7 @@ TEST_CASE("Solver::analyze: stop() ends it promptly; a solve running refuses it"
   const auto result = stopped_while_running(solver, [&] { return solver.analyze(Position::start()); }, [&] {
     CHECK_FALSE(solver.analyze(Position::start()).has_value());  // one at a time
     CHECK_FALSE(solver.solve(Position::start()).has_value());
+    CHECK_FALSE(solver.clear());  // nor is the table cleared under it
   });
   CHECK_FALSE(result.has_value());
   // Usable again: a position where every move is proven at once.

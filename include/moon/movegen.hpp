@@ -94,7 +94,7 @@ constexpr int max_legal_moves() {
 }
 static_assert(max_legal_moves() <= int(MoveList::capacity), "a MoveList must hold every legal move");
 
-// Appends every legal move of pos to list (which it clears first).
+// Fills list with every legal move of pos (whatever it held before is dropped).
 template <class V>
 constexpr void generate_moves(const Position& pos, MoveList& list) {
   list.clear();

@@ -58,9 +58,10 @@ struct MoveValue {
   std::int64_t time_ms = 0;  // and its time
 };
 
-// The result of a position from the values of its moves (analyze(), not empty): the best move's
-// value, and the nodes and time of all their proofs.
-SolveResult result_of(const std::vector<MoveValue>& values);
+// The result of a position from the values of its moves (analyze()): the best move's value, and
+// the nodes and time of all their proofs. An error for no values (analyze() of a game that is
+// over gives none: solve() gives its value).
+Expected<SolveResult> result_of(const std::vector<MoveValue>& values);
 
 inline constexpr std::size_t max_solve_hash_mb = 65536;
 inline constexpr int max_solve_threads = 256;
@@ -130,9 +131,9 @@ class Solver {
   // new table's pages are written (seconds a GiB) ends it with the error "stopped while making
   // the N MiB table", the solver as it was.
   Expected<bool> set_options(SolveOptions options, const std::stop_token& stop = {});
-  // Forgets the table (results stay exact either way: the table only speeds up); does nothing
-  // while a solve runs.
-  void clear();
+  // Forgets the table (results stay exact either way: the table only speeds up): true; false,
+  // and nothing done, while a solve runs (as Searcher::clear()).
+  bool clear();
 
   // Proves the value of pos. Errors: rules out of range (check_rules()), stopped by stop() or by
   // a stop requested on `stop_token` (before the solve began or while it runs) before the proof

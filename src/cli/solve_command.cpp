@@ -111,7 +111,7 @@ int solve_command(Args args) {
     move_values = std::move(analysis).value();
   }
   const auto result = move_values.empty() ? (*solver)->solve(position, interrupt.token())
-                                          : Expected<SolveResult>(result_of(move_values));
+                                          : result_of(move_values);
   progress.finish();
   if (!result) {
     std::cerr << "moon solve: " << result.error().message << "\n";
