@@ -84,19 +84,39 @@ constexpr int least_hashed_depth = 4;
 
 bool add_checked(Count& total, Count n) { return !__builtin_add_overflow(total, n, &total); }
 
+// Subtrees this shallow are counted whole between two looks at a stop: a fraction of a
+// millisecond each (perft_count()'s bulk counting covers the last 4 plies of the movement phase).
+constexpr int unchecked_depth = 4;
+
+// perft_count() that gives up once `stopped` is set, with a count that means nothing (the
+// caller throws it away).
 template <class V>
-Count hashed_count(const Position& pos, int depth, PerftTable& table, std::atomic<bool>& overflow) {
+Count stoppable_count(const Position& pos, int depth, const std::atomic<bool>& stopped) {
+  if (depth <= unchecked_depth) return perft_count<V>(pos, depth);
+  if (stopped.load(std::memory_order_relaxed)) return 0;
+  MoveList list;
+  generate_moves<V>(pos, list);
+  Count nodes = 0;
+  for (Move m : list) nodes += stoppable_count<V>(pos.after<V>(m), depth - 1, stopped);
+  return nodes;
+}
+
+// The same with the table; a count given up is not stored.
+template <class V>
+Count hashed_count(const Position& pos, int depth, PerftTable& table, std::atomic<bool>& overflow,
+                   const std::atomic<bool>& stopped) {
   if (depth < least_hashed_depth) return perft_count<V>(pos, depth);
+  if (depth > unchecked_depth && stopped.load(std::memory_order_relaxed)) return 0;
   Count nodes = 0;
   if (table.probe(pos, depth, nodes)) return nodes;
   MoveList list;
   generate_moves<V>(pos, list);
   for (Move m : list)
-    if (!add_checked(nodes, hashed_count<V>(pos.after<V>(m), depth - 1, table, overflow))) {
+    if (!add_checked(nodes, hashed_count<V>(pos.after<V>(m), depth - 1, table, overflow, stopped))) {
       overflow = true;
       return 0;
     }
-  table.store(pos, depth, nodes);
+  if (!stopped.load(std::memory_order_relaxed)) table.store(pos, depth, nodes);
   return nodes;
 }
 
@@ -148,6 +168,11 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   }
   std::atomic<std::size_t> next{0}, done{0};
   std::atomic<bool> overflow{false};
+  // Set by a stop requested on options.stop (at once, if it was before the count began), or as
+  // this function is left by an exception: the threads then finish their items in moments,
+  // counting nothing more, and no further root move is finished (its count may be cut short).
+  std::atomic<bool> stopped{false};
+  const std::stop_callback on_stop(options.stop, [&] { stopped.store(true); });
   // Items still to count under each root move; the one that brings its move's to 0 publishes
   // all their counts to the calling thread (release, then acquire below).
   std::vector<std::atomic<std::size_t>> items_left(root.size());  // each starts at 0
@@ -156,7 +181,10 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   // the items are in root move order (split_root).
   std::size_t roots_done = 0, items_summed = 0;
   const auto finish_root_moves = [&] {
-    while (roots_done < root.size() && items_left[roots_done].load(std::memory_order_acquire) == 0) {
+    // `stopped` is read after the acquire: a count cut short by it was published after its thread
+    // saw it set, so it is seen set here too.
+    while (roots_done < root.size() && items_left[roots_done].load(std::memory_order_acquire) == 0 &&
+           !stopped.load(std::memory_order_relaxed)) {
       DivideEntry& entry = result.divide[roots_done];
       for (; items_summed < items.size() && items[items_summed].root_index == roots_done; ++items_summed)
         if (!add_checked(entry.nodes, items[items_summed].nodes)) overflow = true;
@@ -171,8 +199,11 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   auto worker = [&](bool reports) {
     for (std::size_t i; (i = next.fetch_add(1)) < items.size();) {
       WorkItem& item = items[i];
-      item.nodes = table ? hashed_count<V>(item.position, item.depth, *table, overflow)
-                         : perft_count<V>(item.position, item.depth);
+      if (stopped.load(std::memory_order_relaxed))
+        item.nodes = 0;  // the rest are passed over, not counted
+      else
+        item.nodes = table ? hashed_count<V>(item.position, item.depth, *table, overflow, stopped)
+                           : stoppable_count<V>(item.position, item.depth, stopped);
       items_left[item.root_index].fetch_sub(1, std::memory_order_release);
       const std::size_t counted = done.fetch_add(1) + 1;
       if (counted == items.size()) {
@@ -185,16 +216,26 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
     }
   };
   std::vector<std::jthread> threads;
+  // Declared after `threads`, so destroyed before them: however this function is left, the
+  // threads are told to stop before they are joined (an exception from a callback once waited
+  // for the whole count).
+  struct StopOnExit {
+    std::atomic<bool>& stopped;
+    ~StopOnExit() { stopped.store(true); }
+  } stop_on_exit{stopped};
   const int thread_count = std::min<int>(options.threads, int(std::max<std::size_t>(items.size(), 1)));
-  // Threads the system will not start are done without: the count is the same, only slower
-  // (throwing the work of those started away instead cost a 256-thread perft(11) 75 s).
-  try {
-    threads.reserve(std::size_t(thread_count));
-    for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker, false);
-  } catch (const std::system_error&) {
-  } catch (const std::bad_alloc&) {
+  // One thread is the calling thread, which then reports every item as it is done rather than
+  // every 250 ms. Threads the system will not start are done without: the count is the same,
+  // only slower (throwing the work of those started away instead cost a 256-thread perft(11) 75 s).
+  if (thread_count > 1) {
+    try {
+      threads.reserve(std::size_t(thread_count));
+      for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker, false);
+    } catch (const std::system_error&) {
+    } catch (const std::bad_alloc&) {
+    }
+    result.threads_not_started = thread_count - int(threads.size());
   }
-  result.threads_not_started = thread_count - int(threads.size());
   if (threads.empty()) worker(true);  // on this thread
   {
     std::unique_lock lock(mutex);
@@ -210,6 +251,10 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
   threads.clear();
 
   finish_root_moves();
+  if (roots_done < root.size())
+    return Error{"perft stopped after " + std::to_string(roots_done) + " of " + std::to_string(root.size()) +
+                 " root moves"};
+  if (options.progress && !items.empty()) options.progress(items.size(), items.size());
   for (const DivideEntry& entry : result.divide)
     if (!add_checked(result.nodes, entry.nodes)) overflow = true;
   if (overflow) return Error{"the perft count exceeds 128 bits"};

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -187,6 +189,122 @@ TEST_CASE("a count with no root moves to divide by gives none to root_move_done"
   REQUIRE(over.has_value());
   CHECK(over->nodes == 0);
   CHECK(calls == 0);
+}
+
+TEST_CASE("perft: a stop ends the count, with the root moves counted so far and no other" *
+          doctest::test_suite("threads")) {
+  const Position p = pos("x1o2/1ox2/2x1o/o1x2/1o2x x");  // many moves: 11 times more nodes a ply
+  const MoveList root = legal_moves(p);
+  const std::string of_all = " of " + std::to_string(root.size()) + " root moves";
+  for (PerftOptions opts : {options(1), options(2), options(3, 16)}) {
+    INFO("threads ", opts.threads, ", hash ", opts.hash_mb, " MiB");
+    std::vector<DivideEntry> given;
+    opts.root_move_done = [&](const DivideEntry& e) { given.push_back(e); };
+    {
+      // Asked before the count began: nothing counted, whatever the depth.
+      std::stop_source source;
+      source.request_stop();
+      opts.stop = source.get_token();
+      const auto r = perft(p, 200, opts);
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().message == "perft stopped after 0" + of_all);
+      CHECK(given.empty());
+    }
+    {
+      // Asked once the second root move is given: those two, exact, and no third.
+      std::stop_source source;
+      opts.stop = source.get_token();
+      opts.root_move_done = [&](const DivideEntry& e) {
+        given.push_back(e);
+        if (given.size() == 2) source.request_stop();
+      };
+      const auto r = perft(p, 6, opts);
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().message == "perft stopped after 2" + of_all);
+      REQUIRE(given.size() == 2);
+      for (std::size_t i = 0; i < 2; ++i) {
+        CHECK(given[i].move == root[i]);
+        CHECK(given[i].nodes == perft_count(p.after(root[i]), 5));
+      }
+      // The same options without a stop: the whole count.
+      given.clear();
+      opts.stop = {};
+      const auto whole = perft(p, 6, opts);
+      REQUIRE(whole.has_value());
+      CHECK(whole->nodes == perft_count(p, 6));
+    }
+  }
+}
+
+TEST_CASE("perft: a stop or an exception from a callback ends the count in moments, not at its end" *
+          doctest::test_suite("threads")) {
+  // Depth 10 here: 131 subtrees of 8 plies shared by the threads, each a small part of the
+  // whole. The first progress report comes once some are done; from then, the count must end
+  // within a few such times, where going on to the end would take hundreds of them. Compared with
+  // the time to the first report, not a fixed time: the same on a slow (sanitized) build.
+  const Position p = pos("x1o2/1ox2/2x1o/o1x2/1o2x x");
+  using Clock = std::chrono::steady_clock;
+  for (const bool throws : {false, true}) {
+    for (int threads : {1, 2}) {
+      INFO("threads ", threads, throws ? ", a callback throws" : ", stopped");
+      PerftOptions opts = options(threads);
+      std::stop_source source;
+      opts.stop = source.get_token();
+      const auto start = Clock::now();
+      Clock::time_point first_report{};
+      std::size_t reports = 0;
+      opts.progress = [&](std::size_t done, std::size_t all) {
+        CHECK(done < all);  // the last report, (all, all), would come only at the end
+        if (reports++ > 0) return;
+        first_report = Clock::now();
+        if (throws) throw std::runtime_error("enough");
+        source.request_stop();
+      };
+      bool thrown = false;
+      try {
+        const auto r = perft(p, 10, opts);
+        REQUIRE_FALSE(r.has_value());
+        CHECK(r.error().message.rfind("perft stopped after ", 0) == 0);
+      } catch (const std::runtime_error& e) {
+        thrown = true;
+        CHECK(std::string(e.what()) == "enough");
+      }
+      CHECK(thrown == throws);
+      const auto ended = Clock::now();
+      REQUIRE(reports > 0);
+      CHECK(ended - first_report < 10 * (first_report - start) + std::chrono::seconds(1));
+    }
+  }
+  // In the middle of the subtrees: at depth 16 each would take hours; a stop from another thread
+  // ends them within a fraction of a millisecond.
+  for (int threads : {1, 2}) {
+    INFO("threads ", threads);
+    PerftOptions opts = options(threads);
+    std::stop_source source;
+    opts.stop = source.get_token();
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      source.request_stop();
+    });
+    const auto started = Clock::now();
+    const auto r = perft(p, 16, opts);
+    const auto ended = Clock::now();
+    stopper.join();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "perft stopped after 0 of " + std::to_string(legal_moves(p).size()) + " root moves");
+    CHECK(std::chrono::duration<double>(ended - started).count() < 10.0);  // generous
+  }
+  // Progress ends with (all, all) when the count is complete.
+  for (int threads : {1, 2}) {
+    PerftOptions opts = options(threads);
+    std::size_t last_done = 0, last_all = 1;
+    opts.progress = [&](std::size_t done, std::size_t all) {
+      last_done = done;
+      last_all = all;
+    };
+    REQUIRE(perft(p, 5, opts).has_value());
+    CHECK(last_done == last_all);
+  }
 }
 
 TEST_CASE("the same table over repeated hashed counts stays exact") {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -157,13 +158,23 @@ struct PerftOptions {
   int threads = 1;          // 1 to max_perft_threads
   std::size_t hash_mb = 0;  // 0: no table; else the table's size in MiB (at most max_perft_hash_mb
                             // and the machine's physical memory, memory.hpp)
-  // Called from the calling thread as the root work completes: (items done, items in all).
+  // Called from the calling thread as the root work completes: (items done, items in all),
+  // the items being the subtrees one or two plies down that the threads share. With threads
+  // started, the calling thread looks every 250 ms; the last call is (all, all) once the count
+  // is complete (none for a depth of 0 or a root without moves, which have no items; none
+  // either for a count stopped before its end).
   std::function<void(std::size_t, std::size_t)> progress{};
   // Called from the calling thread with each root move's count once it is complete, in
   // generation order, while the count goes on (the waiting thread looks every 250 ms): a long
-  // divided count shows its lines as they are done, and a count cut short has shown those.
+  // divided count shows its lines as they are done, and a count stopped has shown those.
   // The same entries as PerftResult::divide.
   std::function<void(const DivideEntry&)> root_move_done{};
+  // A stop requested on it (from any thread, before or during the count) ends the count within
+  // a fraction of a millisecond a thread, with the error "perft stopped after I of N root
+  // moves": root_move_done has been given those I, whose counts are exact, and no other.
+  std::stop_token stop{};
+  // An exception from progress or root_move_done ends the count as a stop does (the threads
+  // are stopped and joined) and is rethrown to the caller of perft().
 };
 
 inline constexpr int max_perft_threads = 256;

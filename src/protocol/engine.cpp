@@ -33,28 +33,6 @@ std::string rules_text(const Rules& rules) {
          std::to_string(rules.clock_limit);
 }
 
-// Perft below `pos`, giving up (nullopt) once a stop is requested. Subtrees of a few plies are
-// counted by the library's bulk-counting recursion between checks.
-template <class V>
-std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::stop_token& stop) {
-  constexpr int unchecked_depth = 4;
-  if (depth <= unchecked_depth) return perft_count<V>(pos, depth);
-  if (stop.stop_requested()) return std::nullopt;
-  MoveList list;
-  generate_moves<V>(pos, list);
-  Count nodes = 0;
-  for (Move m : list) {
-    const auto n = stoppable_perft<V>(pos.after<V>(m), depth - 1, stop);
-    if (!n) return std::nullopt;
-    nodes += *n;
-  }
-  return nodes;
-}
-
-std::optional<Count> stoppable_perft(const Position& pos, int depth, const std::stop_token& stop) {
-  return with_variant(pos.rules(), [&](auto v) { return stoppable_perft<decltype(v)>(pos, depth, stop); });
-}
-
 }  // namespace
 
 Engine::Engine(std::ostream& out) : out_(out), position_(Position::start()) {}
@@ -345,19 +323,20 @@ void Engine::wait_for_stop(std::stop_token token) {
 
 void Engine::start_perft(int depth) {
   start_job("perft", "info string error: perft failed\n", [this, pos = position_, depth](std::stop_token token) {
-    if (depth == 0) return std::string("Nodes searched: 1\n");
     try {
-      const MoveList root = legal_moves(pos);
-      Count total = 0;
-      for (std::size_t i = 0; i < root.size(); ++i) {
-        const auto nodes = stoppable_perft(pos.after(root[i]), depth - 1, token);
-        if (!nodes)
-          return "info string perft stopped after " + std::to_string(i) + " of " + std::to_string(root.size()) +
-                 " root moves\n";
-        send(to_string(root[i]) + ": " + to_string(*nodes) + "\n");
-        total += *nodes;
-      }
-      return "Nodes searched: " + to_string(total) + "\n";
+      // One thread (the worker's own, which gives each root move's line as it is done) and no
+      // table, whatever Threads and Hash say. A stop gives the error "perft stopped after I of N
+      // root moves", those I lines sent.
+      PerftOptions options;
+      options.stop = token;
+      options.root_move_done = [this](const DivideEntry& entry) {
+        send(to_string(entry.move) + ": " + to_string(entry.nodes) + "\n");
+      };
+      const auto result = perft(pos, depth, options);
+      if (!result)
+        return (token.stop_requested() ? "info string " : "info string error: perft failed: ") +
+               result.error().message + "\n";
+      return "Nodes searched: " + to_string(result->nodes) + "\n";
     } catch (const std::exception& e) {
       return std::string("info string error: perft failed: ") + e.what() + "\n";
     }
