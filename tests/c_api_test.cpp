@@ -322,6 +322,80 @@ TEST_CASE("C API: perft divided by the legal moves, each count that of the posit
   CHECK(none.moves.empty());
 }
 
+TEST_CASE("C API: a stoppable perft gives each move's count as it completes, and a stop signal ends it" *
+          doctest::test_suite("threads")) {
+  struct Divided {
+    std::vector<std::pair<std::string, uint64_t>> moves;
+    moon_stop_signal* raise_after_two = nullptr;
+    static void add(const char* move, uint64_t nodes, void* self) {
+      auto& d = *static_cast<Divided*>(self);
+      d.moves.emplace_back(move, nodes);
+      if (d.moves.size() == 2 && d.raise_after_two) moon_stop_signal_raise(d.raise_after_two);
+    }
+  };
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string("x1o2/1ox2/2x1o/o1x2/1o2x x", nullptr, &pos.p) == MOON_OK);
+  moon_move legal[MOON_MAX_MOVES];
+  size_t count = 0;
+  REQUIRE(moon_position_legal_moves(pos.p, legal, MOON_MAX_MOVES, &count) == MOON_OK);
+  const std::string of_all = " of " + std::to_string(count) + " root moves";
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    // No signal: moon_perft_divide()'s count and calls.
+    Divided whole, divided;
+    uint64_t total = 0, expected = 0;
+    int overflow = -1;
+    REQUIRE(moon_perft_stoppable(pos.p, 5, threads, nullptr, &Divided::add, &whole, &total, &overflow) == MOON_OK);
+    REQUIRE(moon_perft_divide(pos.p, 5, threads, &Divided::add, &divided, &expected, nullptr) == MOON_OK);
+    CHECK(total == expected);
+    CHECK(overflow == 0);
+    CHECK(whole.moves == divided.moves);
+    // Raised before: nothing counted, nothing called, the outputs unchanged.
+    moon_stop_signal* early = nullptr;
+    REQUIRE(moon_stop_signal_new(&early) == MOON_OK);
+    REQUIRE(moon_stop_signal_raise(early) == MOON_OK);
+    Divided none;
+    uint64_t nodes = 7;
+    overflow = -1;
+    CHECK(moon_perft_stoppable(pos.p, 200, threads, early, &Divided::add, &none, &nodes, &overflow) ==
+          MOON_ERROR_STOPPED);
+    CHECK(std::string(moon_last_error()) == "moon_perft_stoppable: perft stopped after 0" + of_all);
+    CHECK(none.moves.empty());
+    CHECK(nodes == 7);
+    CHECK(overflow == -1);
+    moon_stop_signal_free(early);
+    // Raised by the callback after the second move: those two, exact, and no third.
+    moon_stop_signal* signal = nullptr;
+    REQUIRE(moon_stop_signal_new(&signal) == MOON_OK);
+    Divided two;
+    two.raise_after_two = signal;
+    CHECK(moon_perft_stoppable(pos.p, 5, threads, signal, &Divided::add, &two, &nodes, nullptr) == MOON_ERROR_STOPPED);
+    CHECK(std::string(moon_last_error()) == "moon_perft_stoppable: perft stopped after 2" + of_all);
+    REQUIRE(two.moves.size() == 2);
+    CHECK(two.moves[0] == whole.moves[0]);
+    CHECK(two.moves[1] == whole.moves[1]);
+    moon_stop_signal_free(signal);
+    // Raised from another thread in the middle of a count that would take hours.
+    REQUIRE(moon_stop_signal_new(&signal) == MOON_OK);
+    std::thread raiser([signal] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      moon_stop_signal_raise(signal);
+    });
+    const auto asked = std::chrono::steady_clock::now();
+    CHECK(moon_perft_stoppable(pos.p, 16, threads, signal, nullptr, nullptr, &nodes, nullptr) == MOON_ERROR_STOPPED);
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count() < 10.0);  // generous
+    raiser.join();
+    moon_stop_signal_free(signal);
+  }
+  // Refused as moon_perft_divide() refuses, named for this call.
+  uint64_t nodes = 7;
+  CHECK(moon_perft_stoppable(pos.p, -1, 1, nullptr, nullptr, nullptr, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(moon_last_error()).rfind("moon_perft_stoppable: ", 0) == 0);
+  CHECK(moon_perft_stoppable(nullptr, 2, 1, nullptr, nullptr, nullptr, &nodes, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(moon_perft_stoppable(pos.p, 2, 1, nullptr, nullptr, nullptr, nullptr, nullptr) == MOON_ERROR_INVALID_ARGUMENT);
+  CHECK(nodes == 7);
+}
+
 TEST_CASE("C API: search to a depth reports each iteration and returns a legal move") {
   EngineHandle engine;
   moon_engine_options options = {4, 1, 0};

@@ -67,7 +67,8 @@ typedef enum moon_status {
   MOON_ERROR_ILLEGAL_MOVE = 3,     /* well-formed move text that is not legal here */
   MOON_ERROR_BUFFER_TOO_SMALL = 4, /* an output buffer cannot hold the text */
   MOON_ERROR_BUSY = 5,             /* the engine is busy with another call (a search, ...) */
-  MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve early */
+  MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve (or a
+                                      moon_perft_stoppable() count) early */
   MOON_ERROR_OUT_OF_MEMORY = 7,    /* a table, the solver's threads or their stacks cannot be had */
   MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */
 } moon_status;
@@ -185,8 +186,8 @@ MOON_API moon_status moon_squares_to_string(uint32_t squares, char* buffer, size
  * threads threads (1-256). Counts from the start position exceed 64 bits from depth 17 on:
  * *nodes then holds the low 64 bits and *overflow (may be NULL) is set to 1, else to 0.
  * Threads the system will not start are done without (the same count, later). It cannot be stopped
- * and uses no table: a deep count blocks the caller for as long as it takes (`moon perft --hash`
- * uses a table; the protocol's `go perft` can be stopped). */
+ * (moon_perft_stoppable() can) and uses no table: a deep count blocks the caller for as long as it
+ * takes (`moon perft --hash` uses a table). */
 MOON_API moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes,
                                 int* overflow);
 
@@ -409,6 +410,17 @@ MOON_API moon_status moon_stop_signal_is_raised(const moon_stop_signal* signal, 
 /* The engine's searches and solves from now on watch signal as well as moon_engine_stop()
  * (NULL: no signal, the default). MOON_ERROR_BUSY while the engine searches or solves. */
 MOON_API moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_signal* signal);
+
+/* moon_perft_divide() that a stop signal ends (stop may be NULL: no stop), with on_move (may be
+ * NULL) called as each legal move's count completes, in generation order, on the calling thread,
+ * while the count goes on: a long count shows its progress. The signal raised before or during the
+ * count ends it within moments (subtrees of more than 4 plies look at it): MOON_ERROR_STOPPED,
+ * "moon_perft_stoppable: perft stopped after I of N root moves", on_move having been called for
+ * those I moves only (their counts exact) and *nodes and *overflow unchanged. The same errors as
+ * moon_perft_divide() otherwise. The signal stays raised: a new one for the next count. */
+MOON_API moon_status moon_perft_stoppable(const moon_position* position, int depth, int threads,
+                                          moon_stop_signal* stop, moon_divide_callback on_move, void* user_data,
+                                          uint64_t* nodes, int* overflow);
 
 #ifdef __cplusplus
 }

@@ -492,21 +492,30 @@ moon_status moon_squares_to_string(uint32_t squares, char* buffer, size_t size) 
 
 namespace {
 
-// moon_perft() and moon_perft_divide(): `name` for the messages.
+// moon_perft(), moon_perft_divide() and moon_perft_stoppable(): `name` for the messages. With
+// `as_done`, on_move is called as each root move's count completes (moon_perft_stoppable()),
+// else once the whole count is done.
 moon_status count_leaves(const char* name, const moon_position* position, int depth, int threads,
-                         moon_divide_callback on_move, void* user_data, uint64_t* nodes, int* overflow) {
+                         const moon_stop_signal* stop, bool as_done, moon_divide_callback on_move, void* user_data,
+                         uint64_t* nodes, int* overflow) {
   return guarded(name, [&] {
     if (!position) return null_argument(name, "position");
     if (!nodes) return null_argument(name, "nodes");
     PerftOptions options;
     options.threads = threads;
+    if (stop) options.stop = stop->source.get_token();
+    const auto call = [&](const DivideEntry& entry) {
+      on_move(to_string(entry.move).c_str(), std::uint64_t(entry.nodes), user_data);
+    };
+    if (on_move && as_done) options.root_move_done = call;
     const auto result = perft(position->value, depth, options);
-    if (!result) return fail(MOON_ERROR_INVALID_ARGUMENT, std::string(name) + ": " + result.error().message);
+    if (!result)
+      return fail(stop && stop->source.stop_requested() ? MOON_ERROR_STOPPED : MOON_ERROR_INVALID_ARGUMENT,
+                  std::string(name) + ": " + result.error().message);
     *nodes = std::uint64_t(result->nodes);
     if (overflow) *overflow = (result->nodes >> 64) != 0;
-    if (on_move)
-      for (const DivideEntry& entry : result->divide)
-        on_move(to_string(entry.move).c_str(), std::uint64_t(entry.nodes), user_data);
+    if (on_move && !as_done)
+      for (const DivideEntry& entry : result->divide) call(entry);
     return MOON_OK;
   });
 }
@@ -514,12 +523,19 @@ moon_status count_leaves(const char* name, const moon_position* position, int de
 }  // namespace
 
 moon_status moon_perft(const moon_position* position, int depth, int threads, uint64_t* nodes, int* overflow) {
-  return count_leaves("moon_perft", position, depth, threads, nullptr, nullptr, nodes, overflow);
+  return count_leaves("moon_perft", position, depth, threads, nullptr, false, nullptr, nullptr, nodes, overflow);
 }
 
 moon_status moon_perft_divide(const moon_position* position, int depth, int threads, moon_divide_callback on_move,
                               void* user_data, uint64_t* nodes, int* overflow) {
-  return count_leaves("moon_perft_divide", position, depth, threads, on_move, user_data, nodes, overflow);
+  return count_leaves("moon_perft_divide", position, depth, threads, nullptr, false, on_move, user_data, nodes,
+                      overflow);
+}
+
+moon_status moon_perft_stoppable(const moon_position* position, int depth, int threads, moon_stop_signal* stop,
+                                 moon_divide_callback on_move, void* user_data, uint64_t* nodes, int* overflow) {
+  return count_leaves("moon_perft_stoppable", position, depth, threads, stop, true, on_move, user_data, nodes,
+                      overflow);
 }
 
 // An engine's options as the searcher's and the solver's, checked: MOON_OK, or the failure
