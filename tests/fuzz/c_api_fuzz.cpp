@@ -292,13 +292,19 @@ void call(Handles& h, moon::fuzz::FuzzInput& in) {
           ++static_cast<Sum*>(self)->calls;
         }
       } sum;
-      const bool divided = flags & 16, no_callback = flags & 32;
+      // Bit 6 (with bit 4): moon_perft_stoppable with the handles' signal (none, or raised or not).
+      const bool divided = flags & 16, no_callback = flags & 32, stoppable = divided && (flags & 64);
+      int raised = 0;
+      if (stoppable && h.signal) moon_stop_signal_is_raised(h.signal, &raised);
       const moon_status s =
-          divided ? moon_perft_divide(position, depth, threads, no_callback ? nullptr : &Sum::add, &sum,
-                                      null_out ? nullptr : &nodes,
-                                      null_other ? nullptr : &overflow)
-                  : moon_perft(position, depth, threads, null_out ? nullptr : &nodes, null_other ? nullptr : &overflow);
-      check_status(s, divided ? "moon_perft_divide" : "moon_perft");
+          stoppable ? moon_perft_stoppable(position, depth, threads, h.signal, no_callback ? nullptr : &Sum::add,
+                                           &sum, null_out ? nullptr : &nodes, null_other ? nullptr : &overflow)
+          : divided ? moon_perft_divide(position, depth, threads, no_callback ? nullptr : &Sum::add, &sum,
+                                        null_out ? nullptr : &nodes, null_other ? nullptr : &overflow)
+                    : moon_perft(position, depth, threads, null_out ? nullptr : &nodes, null_other ? nullptr : &overflow);
+      check_status(s, stoppable ? "moon_perft_stoppable" : divided ? "moon_perft_divide" : "moon_perft");
+      // Only a raised signal stops, and only a count with moves to divide by: stopped at once.
+      if (s == MOON_ERROR_STOPPED) require(raised && depth > 0, "a perft stopped without a raised signal");
       if (s == MOON_OK && !null_other) require(overflow == 0, "a perft of depth 3 or less overflowed");
       if (s != MOON_OK && !null_other) require(overflow == -1, "a failed perft wrote its overflow flag");
       if (s != MOON_OK) require(sum.calls == 0, "a failed divided perft called back");
