@@ -301,7 +301,7 @@ TEST_CASE("more search threads than the cores the program may use: analyze and p
   // Pinned to one core (the affinity, not the machine's count, is what the threads get).
   const std::string one_core = "taskset -c 0 ";
   const std::string note = " note: 2 threads on 1 core: the first thread, which alone completes iterations, gets a "
-                           "core only in turn with the others, so searches go less deep than with 1 thread "
+                           "core only in turn with the others, so searches may go less deep than with 1 thread "
                            "(docs/SEARCH.md, \"More threads than cores\")\n";
   const Run analyze = run_moon("analyze --threads 2 --depth 2", "", one_core);
   CHECK(analyze.status == 0);

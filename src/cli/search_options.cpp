@@ -138,7 +138,7 @@ std::string threads_beyond_cores_note(int threads, int cores) {
   const std::string at_most = std::to_string(cores) + (cores == 1 ? " thread" : " threads");
   return "note: " + std::to_string(threads) + " threads on " + std::to_string(cores) + (cores == 1 ? " core" : " cores") +
          ": the first thread, which alone completes iterations, gets a core only in turn with the others, "
-         "so searches go less deep than with " + at_most + " (docs/SEARCH.md, \"More threads than cores\")";
+         "so searches may go less deep than with " + at_most + " (docs/SEARCH.md, \"More threads than cores\")";
 }
 
 Expected<bool> set_search_options(std::string_view command, Searcher& searcher, const SearchOptions& options) {

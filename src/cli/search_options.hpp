@@ -24,8 +24,9 @@ SearchOptions with_smallest_table(SearchOptions options);
 // the system tells, else std::thread::hardware_concurrency() (0: unknown).
 int usable_cores();
 // For more search threads than cores (known): a note that only the first thread completes
-// iterations, and it waits for a core in turn with the others (a turn comes every few hundred
-// ms with 256 threads on 2 cores: a 500 ms search may complete depth 1 only); else "".
+// iterations, and it waits for a core in turn with the others, so that searches may go less
+// deep (a turn came every 0.4 s with 256 threads on 2 cores: a 500 ms search may complete depth
+// 1 only; 4 threads on 2 cores went as deep as 1 or 2); else "".
 std::string threads_beyond_cores_note(int threads, int cores);
 // searcher.set_options(options), with threads_beyond_cores_note() first if it says anything,
 // then "<command>: making the N MiB table" before and
