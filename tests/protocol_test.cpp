@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -677,6 +678,42 @@ TEST_CASE("protocol: go perft prints the divide and the total, as moon perft doe
     CHECK(out[i] == to_string(expected->divide[i].move) + ": " + to_string(expected->divide[i].nodes));
   CHECK(out.back() == "Nodes searched: " + to_string(expected->nodes));
   CHECK(out.back() == "Nodes searched: 2520");  // ../shared/perft-reference.txt, from another implementation
+}
+
+TEST_CASE("protocol: go perft counts on Threads threads, the lines in generation order") {
+  Session s;
+  const std::string fen = "oxoox/xxooo/ox1xx/xxoox/oxoxo x 0 0 0 13";
+  const auto expected = perft(*parse_position(fen), 7, {});
+  REQUIRE(expected.has_value());
+  REQUIRE(expected->divide.size() > 1);
+  CHECK(s.send("setoption name Threads value 3").empty());
+  s.send("position fen " + fen);
+  const auto out = s.send("go perft 7");
+  REQUIRE(out.size() == expected->divide.size() + 1);
+  for (std::size_t i = 0; i < expected->divide.size(); ++i)
+    CHECK(out[i] == to_string(expected->divide[i].move) + ": " + to_string(expected->divide[i].nodes));
+  CHECK(out.back() == "Nodes searched: " + to_string(expected->nodes));
+
+  // While a long count runs, the process has Threads - 1 more threads than the worker alone
+  // would add (Linux lists them in /proc/self/task).
+  const auto process_threads = [] {
+    std::error_code error;
+    const std::filesystem::directory_iterator tasks("/proc/self/task", error);
+    return error ? -1 : int(std::distance(tasks, std::filesystem::directory_iterator{}));
+  };
+  const int before = process_threads();
+  s.send("position startpos");
+  s.handle("go perft 30");
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const int during = process_threads();
+  s.handle("stop");
+  if (before > 0) CHECK(during >= before + 2);
+  const auto stopped = s.take();
+  REQUIRE(!stopped.empty());
+  const auto words = split_words(stopped.back());
+  REQUIRE(words.size() == 10);
+  CHECK(words[3] == "stopped");
+  CHECK(words[5] == std::to_string(stopped.size() - 1));
 }
 
 TEST_CASE("protocol: a long perft is stopped by stop") {

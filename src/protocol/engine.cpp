@@ -322,12 +322,14 @@ void Engine::wait_for_stop(std::stop_token token) {
 }
 
 void Engine::start_perft(int depth) {
-  start_job("perft", "info string error: perft failed\n", [this, pos = position_, depth](std::stop_token token) {
+  start_job("perft", "info string error: perft failed\n",
+            [this, pos = position_, depth, threads = options_.threads](std::stop_token token) {
     try {
-      // One thread (the worker's own, which gives each root move's line as it is done) and no
-      // table, whatever Threads and Hash say. A stop gives the error "perft stopped after I of N
-      // root moves", those I lines sent.
+      // Threads threads, the worker's own among them (it sends each root move's line once that
+      // move is done), and no table: Hash sizes the search's table, which a count must not
+      // double. A stop gives the error "perft stopped after I of N root moves", those I lines sent.
       PerftOptions options;
+      options.threads = threads;
       options.stop = token;
       options.root_move_done = [this](const DivideEntry& entry) {
         send(to_string(entry.move) + ": " + to_string(entry.nodes) + "\n");
@@ -336,7 +338,11 @@ void Engine::start_perft(int depth) {
       if (!result)
         return (token.stop_requested() ? "info string " : "info string error: perft failed: ") +
                result.error().message + "\n";
-      return "Nodes searched: " + to_string(result->nodes) + "\n";
+      std::string note;
+      if (result->threads_not_started > 0)
+        note = "info string perft: the system would not start " + std::to_string(result->threads_not_started) +
+               " of the threads; counted without them\n";
+      return note + "Nodes searched: " + to_string(result->nodes) + "\n";
     } catch (const std::exception& e) {
       return std::string("info string error: perft failed: ") + e.what() + "\n";
     }

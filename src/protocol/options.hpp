@@ -15,7 +15,7 @@ namespace moon::protocol {
 
 struct EngineOptions {
   std::size_t hash_mb = SearchOptions{}.hash_mb;        // Hash: the search's transposition table, MiB
-  int threads = 1;                                      // Threads: search and solver threads
+  int threads = 1;                                      // Threads: search, solver and go perft threads
   std::size_t solver_hash_mb = default_solve_hash_mb;   // Solver Hash: the solver's table (`go solve`), MiB
   Rules rules{};                                        // Movement, Diagonal Captures, Clock Limit
   std::int64_t move_overhead_ms = 30;                   // Move Overhead: kept back from the clock for I/O latency
