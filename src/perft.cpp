@@ -210,7 +210,7 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
         std::lock_guard lock(mutex);
         finished.notify_all();
       } else if (reports) {
-        if (options.progress) options.progress(counted, items.size());
+        if (options.progress && !stopped.load(std::memory_order_relaxed)) options.progress(counted, items.size());
         finish_root_moves();
       }
     }
@@ -243,7 +243,9 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
     while (done.load() < items.size()) {
       finished.wait_for(lock, std::chrono::milliseconds(250));
       const std::size_t now = done.load();
-      if (options.progress && now != reported && now < items.size()) options.progress(now, items.size());
+      // Not once stopped: the items passed over since then count as done but were not counted.
+      if (options.progress && now != reported && now < items.size() && !stopped.load(std::memory_order_relaxed))
+        options.progress(now, items.size());
       reported = now;
       finish_root_moves();
     }

@@ -1,7 +1,7 @@
-// cli::InterruptWatch, the Ctrl-C handling of analyze, solve, match and play: the first SIGINT is
+// cli::InterruptWatch, the Ctrl-C handling of analyze, solve, perft, match and play: the first SIGINT is
 // a stop request, a second one has its default effect, the handling before the watch comes back
 // when it ends, and a program started with SIGINT ignored leaves it so. And
-// cli::FarewellOnInterrupt, play's prompt and perft's progress: its text written, then the end
+// cli::FarewellOnInterrupt, play's prompt: its text written, then the end
 // by SIGINT. Each case runs in a forked child, which the signals may end, with its standard
 // error on a pipe to read the notice from.
 #include <doctest/doctest.h>
@@ -163,17 +163,6 @@ TEST_CASE("Ctrl-C with a farewell: it is written, and the program ends by SIGINT
   });
   CHECK(end.signal == SIGINT);
   CHECK(end.error_output == "\nCtrl-C: game abandoned\nreplay: moon show b4\n");
-}
-
-TEST_CASE("Ctrl-C with a farewell to standard error (perft's progress line ended)") {
-  const ChildEnd end = run_in_child(SIG_DFL, [] {
-    close(STDOUT_FILENO);  // nothing may go there
-    const cli::FarewellOnInterrupt farewell("\n", STDERR_FILENO);
-    raise(SIGINT);
-    return survived_second_interrupt;
-  });
-  CHECK(end.signal == SIGINT);
-  CHECK(end.error_output == "\n");
 }
 
 TEST_CASE("Ctrl-C with a farewell: the handling before it is back when it ends; ignored stays so") {

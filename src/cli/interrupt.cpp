@@ -29,14 +29,13 @@ struct sigaction replaced_by_farewell;  // SIGINT's handling before the Farewell
 // FarewellOnInterrupt's text, for its handler: write() and raise() are async-signal-safe.
 std::atomic<const char*> farewell_text{nullptr};
 std::atomic<std::size_t> farewell_size{0};
-std::atomic<int> farewell_fd{STDOUT_FILENO};
 static_assert(std::atomic<const char*>::is_always_lock_free && std::atomic<std::size_t>::is_always_lock_free);
 
 extern "C" void on_interrupt_farewell(int) {
   const char* text = farewell_text.load();
   std::size_t left = farewell_size.load();
   while (left > 0) {
-    const ssize_t written = write(farewell_fd.load(), text, left);
+    const ssize_t written = write(STDOUT_FILENO, text, left);
     if (written <= 0) break;  // nowhere to write it: the program ends all the same
     text += written;
     left -= std::size_t(written);
@@ -106,9 +105,8 @@ void InterruptWatch::watch(std::stop_token end) {
   stop_.request_stop();
 }
 
-FarewellOnInterrupt::FarewellOnInterrupt(std::string farewell, int fd) : farewell_(std::move(farewell)) {
+FarewellOnInterrupt::FarewellOnInterrupt(std::string farewell) : farewell_(std::move(farewell)) {
   // The text is in place before the handler that reads it.
-  farewell_fd.store(fd);
   farewell_text.store(farewell_.data());
   farewell_size.store(farewell_.size());
   installed_ = handle_interrupts(on_interrupt_farewell, replaced_by_farewell);

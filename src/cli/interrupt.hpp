@@ -1,5 +1,5 @@
-// Ctrl-C as a stop request for the commands that run long (analyze, solve, match, and play
-// while the engine thinks): the first one stops the work, which then prints what it has (the
+// Ctrl-C as a stop request for the commands that run long (analyze, solve, perft, match, and
+// play while the engine thinks): the first one stops the work, which then prints what it has (the
 // best move so far, the games played), where the default would kill the program mid-line; a
 // second one kills it as usual. And Ctrl-C that quits with last words (play's prompt).
 #pragma once
@@ -46,16 +46,15 @@ class InterruptWatch {
   std::jthread watcher_;  // started once the handler is in place; none if SIGINT was ignored
 };
 
-// While it lives, SIGINT writes `farewell` to file descriptor `fd` (standard output unless
-// told) and then ends the program as SIGINT does by default (a second one is not needed): for
-// moon play's prompt, where Ctrl-C quits at once but should not lose the game's replay line,
-// and perft's progress line, which it ends. The stream must have been flushed before (the text
-// goes straight to the file descriptor, after anything written).
+// While it lives, SIGINT writes `farewell` to standard output and then ends the program as
+// SIGINT does by default (a second one is not needed): for moon play's prompt, where Ctrl-C
+// quits at once but should not lose the game's replay line. The stream must have been flushed
+// before (the text goes straight to the file descriptor, after anything written).
 // Nothing changes if the program was started with SIGINT ignored. One at a time, and not
 // together with an InterruptWatch.
 class FarewellOnInterrupt {
  public:
-  explicit FarewellOnInterrupt(std::string farewell, int fd = 1);
+  explicit FarewellOnInterrupt(std::string farewell);
   ~FarewellOnInterrupt();  // the handling before it, back
   FarewellOnInterrupt(const FarewellOnInterrupt&) = delete;
   FarewellOnInterrupt& operator=(const FarewellOnInterrupt&) = delete;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <unistd.h>
 
@@ -25,7 +26,8 @@ constexpr std::string_view help =
     "position after the MOVEs if any are given: to follow a --divide that disagrees\n"
     "down its line, e.g. 'moon perft --divide 4 b4', then 'moon perft --divide 3 b4 c4'.\n"
     "The last line of standard output is 'Nodes searched: N'; time and speed go to\n"
-    "standard error, with progress while a long count runs on a terminal.\n"
+    "standard error, with progress while a long count runs on a terminal. Ctrl-C stops\n"
+    "the count (exit status 130), the --divide lines already printed kept.\n"
     "\n"
     "Options:\n"
     "  --divide           also print '<move>: <count>' for each legal root move, in the\n"
@@ -34,6 +36,42 @@ constexpr std::string_view help =
     "  --hash MB          use a transposition table of MB mebibytes (0-1048576, at most the\n"
     "                     machine's memory; default 0: none)\n"
     "  --threads N        count with N threads (1-256; default 1)\n";
+
+// The progress line on a terminal ("perft: 12/576 subtrees counted", redrawn in place), which
+// other text written to the terminal clears first. Written from the counting thread and from
+// Ctrl-C's watcher: one at a time.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool on_terminal) : on_terminal_(on_terminal) {}
+
+  void show(std::size_t done, std::size_t total) {
+    if (!on_terminal_) return;
+    const std::lock_guard lock(mutex_);
+    std::cerr << "\rperft: " << done << "/" << total << " subtrees counted" << std::flush;
+    open_ = true;
+  }
+  // Before writing anything else to the terminal (standard output may be the terminal too).
+  void clear() {
+    const std::lock_guard lock(mutex_);
+    clear_locked();
+  }
+  // A whole line of standard error, the progress line cleared first.
+  void write(const std::string& line) {
+    const std::lock_guard lock(mutex_);
+    clear_locked();
+    std::cerr << line << std::flush;
+  }
+
+ private:
+  void clear_locked() {
+    if (open_) std::cerr << "\r\033[K" << std::flush;
+    open_ = false;
+  }
+
+  bool on_terminal_;
+  std::mutex mutex_;
+  bool open_ = false;  // the cursor is at the end of a progress line
+};
 
 }  // namespace
 
@@ -86,26 +124,32 @@ int perft_command(Args args) {
   if (!pos) return usage_error(name, pos.error().message);
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
 
-  const bool show_progress = isatty(STDERR_FILENO);
-  // Ctrl-C ends the count at once, as by default, but not in the middle of the progress line.
-  std::optional<FarewellOnInterrupt> end_progress_line;
-  if (show_progress) end_progress_line.emplace("\n", STDERR_FILENO);
-  if (show_progress)
-    options.progress = [](std::size_t done, std::size_t total) {
-      std::cerr << "\rperft: " << done << "/" << total << " subtrees counted" << std::flush;
-    };
+  ProgressLine progress_line(isatty(STDERR_FILENO));
+  // Ctrl-C stops the count (a second one kills the program): the root moves' lines already
+  // written stay, and the last words say how far it got. The notice comes from the watcher's
+  // thread, so it goes through progress_line, which the counting thread writes too.
+  const InterruptWatch interrupt(name, "stopping", [&progress_line](const std::string& notice) {
+    progress_line.write(notice);
+  });
+  options.stop = interrupt.token();
+  options.progress = [&progress_line](std::size_t done, std::size_t total) { progress_line.show(done, total); };
   // Each root move's line as soon as its count is done (flushed: Ctrl-C or a closed pipe keeps
   // those already shown), not all at the end: a validator following a long divided count sees
   // where it is, and one that stops it keeps the lines it has.
   if (divide)
-    options.root_move_done = [show_progress](const DivideEntry& entry) {
-      if (show_progress) std::cerr << "\r\033[K" << std::flush;
+    options.root_move_done = [&progress_line](const DivideEntry& entry) {
+      progress_line.clear();
       std::cout << to_string(entry.move) << ": " << to_string(entry.nodes) << std::endl;
     };
   const auto start = std::chrono::steady_clock::now();
   const auto result = perft(*pos, *depth, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (show_progress) std::cerr << "\r\033[K" << std::flush;
+  progress_line.clear();
+  if (!result && interrupt.interrupted()) {
+    std::cerr << "moon perft: " << result.error().message << ", in " << std::fixed << std::setprecision(3)
+              << seconds << " s\n";
+    return interrupted_status;
+  }
   // The input is checked above: what is left is a table that cannot be allocated, or a count past
   // 128 bits.
   if (!result) return resource_failure(name, result.error().message);
