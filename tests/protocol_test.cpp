@@ -704,8 +704,11 @@ TEST_CASE("protocol: go perft counts on Threads threads, the lines in generation
   const int before = process_threads();
   s.send("position startpos");
   s.handle("go perft 30");
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const int during = process_threads();
+  int during = process_threads();  // up to 10 s for the threads to start (slow under the sanitizers)
+  for (int i = 0; i < 1000 && during < before + 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    during = process_threads();
+  }
   s.handle("stop");
   if (before > 0) CHECK(during >= before + 2);
   const auto stopped = s.take();
