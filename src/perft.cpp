@@ -192,6 +192,11 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
       ++roots_done;
     }
   };
+  // Progress, from the calling thread; none once stopped: the items passed over from then on
+  // count as done but were not counted.
+  const auto report = [&](std::size_t counted) {
+    if (options.progress && !stopped.load(std::memory_order_relaxed)) options.progress(counted, items.size());
+  };
   std::mutex mutex;
   std::condition_variable finished;
   // `reports`: the one worker on the calling thread (no thread could be started) gives the
@@ -210,7 +215,7 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
         std::lock_guard lock(mutex);
         finished.notify_all();
       } else if (reports) {
-        if (options.progress && !stopped.load(std::memory_order_relaxed)) options.progress(counted, items.size());
+        report(counted);
         finish_root_moves();
       }
     }
@@ -243,9 +248,7 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
     while (done.load() < items.size()) {
       finished.wait_for(lock, std::chrono::milliseconds(250));
       const std::size_t now = done.load();
-      // Not once stopped: the items passed over since then count as done but were not counted.
-      if (options.progress && now != reported && now < items.size() && !stopped.load(std::memory_order_relaxed))
-        options.progress(now, items.size());
+      if (now != reported && now < items.size()) report(now);
       reported = now;
       finish_root_moves();
     }
