@@ -1437,8 +1437,8 @@ TEST_CASE("with a helper thread, a search counts its own nodes only, from its fi
 
 TEST_CASE("with far more threads than cores, a timed search still completes its first iteration" *
           doctest::test_suite("threads")) {
-  // The helpers start after the main thread's first iteration: started before it, 255 of them
-  // on 2 cores kept it from completing one in 100 ms, and the move played was unsearched.
+  // The helpers start after the main thread's first iteration: started before it, the 127 helpers
+  // of these 128 threads on 2 cores kept it from completing one in 200 ms, and the move played was unsearched.
   Searcher searcher(SearchOptions{1, 128, {}});
   SearchLimits limits;
   limits.movetime_ms = 200;

@@ -240,8 +240,8 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   // The helpers are made now, before anything is searched or reported, so that a thread the
   // system will not make is an error with nothing done (made after the first iteration, one
   // once discarded a completed search). They wait parked until the main thread has completed its
-  // first iteration (microseconds): running at once, 255 of them on 2 cores kept it from ever
-  // completing one in 100 ms, and the search answered with an unsearched move. A search limited
+  // first iteration (microseconds): running at once, the 127 helpers of 128 threads on 2 cores
+  // kept it from completing one in 200 ms, and the search answered with an unsearched move. A search limited
   // to depth 1 needs none.
   if (max_depth > 1) {
     try {
