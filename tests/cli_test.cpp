@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/closest_name.hpp"
 #include "moon/movegen.hpp"
 #include "moon/notation.hpp"
 #include "moon/version.h"
@@ -196,6 +197,13 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"show --fen '5/5/5/5/5 q'", "moon show", "side to move"},
       {"show --nonsense", "moon show", "--nonsense"},
       {"frobnicate", "moon", "frobnicate"},
+      // A slip of the keyboard away from a name the command knows: the name is suggested.
+      {"prft 3", "moon", "unknown command 'prft'; did you mean 'perft'? (see 'moon --help')"},
+      {"perft --devide 3", "moon perft", "unknown option '--devide' (did you mean '--divide'?)"},
+      {"analyze --movetim=5", "moon analyze", "unknown option '--movetim=5' (did you mean '--movetime'?)"},
+      {"solve -hash 8", "moon solve", "unknown option '-hash' (did you mean '--hash'?)"},
+      {"play --diagnoal", "moon play", "(did you mean '--diagonal'?)"},
+      {"match --gmaes 2", "moon match", "(did you mean '--games'?)"},
   };
   for (const Case& c : cases) {
     INFO("moon ", c.args);
@@ -385,7 +393,16 @@ TEST_CASE("--help exits 0 and prints the usage") {
   CHECK(run_moon("--help match").out == run_moon("match --help").out);
   const Run unknown = run_moon("help solver");
   CHECK(unknown.status == 2);
-  CHECK(unknown.err == "moon: unknown command 'solver' (see 'moon --help')\n");
+  CHECK(unknown.err == "moon: unknown command 'solver'; did you mean 'solve'? (see 'moon --help')\n");
+  // Nothing suggested where no known name is that close, or where the option's trouble is
+  // another (a value given to a flag that takes none).
+  for (const char* args : {"frobnicate", "help xyz", "perft --bogus 3", "perft 3 -1", "match --frobnicate",
+                           "show --slide=false", "bench --fen x"}) {
+    INFO("moon ", args);
+    const Run run = run_moon(args);
+    CHECK(run.status == 2);
+    CHECK(run.err.find("did you mean") == std::string::npos);
+  }
   CHECK(run_moon("help perft show").status == 2);
   for (const char* args : {"help help", "help --help", "--help -h", "-h help"}) {
     INFO("moon ", args);
@@ -404,4 +421,42 @@ TEST_CASE("moon show plays the moves and lists the legal moves with their captur
   const Run played = run_moon("show --fen '2x1o/2o2/xo1x1/2o2/2x1o x 0 0 0 9' d3c3");
   REQUIRE(played.status == 0);
   CHECK(played.out.find("position: 2x1o/5/x1x2/5/2x1o o 0 0 0 9") != std::string::npos);
+}
+
+TEST_CASE("the name a mistyped word meant: edits counted, only close names suggested") {
+  using cli::closest_name;
+  using cli::edit_distance;
+  CHECK(edit_distance("", "") == 0);
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("abc", "") == 3);
+  CHECK(edit_distance("perft", "perft") == 0);
+  CHECK(edit_distance("prft", "perft") == 1);      // a letter left out
+  CHECK(edit_distance("perfft", "perft") == 1);    // one too many
+  CHECK(edit_distance("porft", "perft") == 1);     // one wrong
+  CHECK(edit_distance("sovle", "solve") == 1);     // two swapped
+  CHECK(edit_distance("kitten", "sitting") == 3);  // the textbook case
+  CHECK(edit_distance("sitting", "kitten") == 3);
+  CHECK(edit_distance("ca", "abc") == 3);  // a swapped pair is not edited again
+  CHECK(edit_distance("--hash", "--hahs") == 1);
+
+  const std::vector<std::string_view> commands = {"perft", "show", "solve", "analyze", "bench", "match", "play"};
+  CHECK(closest_name("prft", commands) == "perft");
+  CHECK(closest_name("solver", commands) == "solve");
+  CHECK(closest_name("analyse", commands) == "analyze");
+  CHECK(closest_name("plya", commands) == "play");
+  CHECK_FALSE(closest_name("perft", commands));     // the name itself is no suggestion
+  CHECK_FALSE(closest_name("frobnicate", commands));
+  CHECK_FALSE(closest_name("", commands));
+  CHECK_FALSE(closest_name("x", commands));
+  CHECK_FALSE(closest_name("sh", commands));        // two edits from "show", but too short for two
+  CHECK(closest_name("shw", commands) == "show");   // one edit in four letters: close enough
+  CHECK_FALSE(closest_name("bnch", std::vector<std::string_view>{}));
+  CHECK_FALSE(closest_name(std::string(100000, 'p'), commands));  // long: refused at a glance
+  // The nearest wins, the first listed among equals.
+  const std::vector<std::string_view> flags = {"--depth", "--nodes", "--movetime", "--fen", "--hash"};
+  CHECK(closest_name("--deptj", flags) == "--depth");
+  CHECK(closest_name("--fan", flags) == "--fen");
+  CHECK(closest_name("--has", flags) == "--hash");
+  CHECK(closest_name("--ne", std::vector<std::string_view>{"--nf", "--me"}) == "--nf");
+  CHECK(closest_name("--nodse", flags) == "--nodes");
 }

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/closest_name.hpp"
 #include "cli/commands.hpp"
 #include "moon/notation.hpp"
 
@@ -59,7 +60,11 @@ int run(const std::vector<std::string_view>& args) {
     return nullptr;
   };
   const auto unknown = [](std::string_view name) {
-    std::cerr << "moon: unknown command " << moon::quoted(name) << " (see 'moon --help')\n";
+    std::vector<std::string_view> names;
+    for (const Command& c : commands) names.push_back(c.name);
+    std::cerr << "moon: unknown command " << moon::quoted(name);
+    if (const auto meant = moon::cli::closest_name(name, names)) std::cerr << "; did you mean " << moon::quoted(*meant) << "?";
+    std::cerr << " (see 'moon --help')\n";
     return 2;
   };
   const auto is_help = [](std::string_view word) { return word == "--help" || word == "-h" || word == "help"; };

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <iostream>
 
+#include "cli/closest_name.hpp"
 #include "moon/notation.hpp"
 
 namespace moon::cli {
@@ -17,7 +18,12 @@ bool with_inline_value(std::string_view arg, std::string_view name) {
 
 }  // namespace
 
+void ArgReader::note_name(std::string_view name) {
+  if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.emplace_back(name);
+}
+
 bool ArgReader::flag(std::string_view name) {
+  note_name(name);
   if (done()) return false;
   const std::string_view arg = current();
   if (arg == name) {
@@ -35,6 +41,7 @@ bool ArgReader::flag(std::string_view name) {
 }
 
 bool ArgReader::bare_flag(std::string_view name) {
+  note_name(name);
   if (std::find(bare_flags_.begin(), bare_flags_.end(), name) == bare_flags_.end()) bare_flags_.emplace_back(name);
   if (done() || current() != name) return false;
   ++index_;
@@ -45,7 +52,12 @@ std::string ArgReader::unknown() const {
   const std::string_view arg = current();
   std::string message = (arg.starts_with('-') ? "unknown option " : "unknown argument ") + moon::quoted(arg);
   for (const std::string& name : bare_flags_)
-    if (with_inline_value(arg, name)) message += " (" + name + " takes no value)";
+    if (with_inline_value(arg, name)) return message + " (" + name + " takes no value)";
+  if (arg.starts_with('-')) {
+    const std::vector<std::string_view> names(names_.begin(), names_.end());
+    if (const auto meant = closest_name(arg.substr(0, arg.find('=')), names))
+      message += " (did you mean " + moon::quoted(*meant) + "?)";
+  }
   return message;
 }
 

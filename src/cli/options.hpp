@@ -36,7 +36,9 @@ class ArgReader {
   Expected<std::string> value();
   void skip() { ++index_; }
   // "unknown option '--x'" for an argument that starts with '-', else "unknown argument 'x'",
-  // with " (--quiet takes no value)" when the argument is a flag of bare_flag() given a value.
+  // with " (--quiet takes no value)" when the argument is a flag of bare_flag() given a value,
+  // or " (did you mean '--divide'?)" when an option is a typing slip away from one that
+  // flag() or bare_flag() was asked about (closest_name.hpp).
   std::string unknown() const;
 
  private:
@@ -47,6 +49,9 @@ class ArgReader {
   bool last_flag_repeated_ = false;
   std::vector<std::string> flags_seen_;
   std::vector<std::string> bare_flags_;  // every name bare_flag() was asked about
+  std::vector<std::string> names_;       // every name flag() or bare_flag() was asked about
+
+  void note_name(std::string_view name);
 };
 
 // The value of the flag just matched by reader.flag(), as a whole number in [low, high].
