@@ -192,8 +192,9 @@ TEST_CASE("moon analyze after MOVEs searches the position they lead to") {
 }
 
 TEST_CASE("moon play: scripted input, illegal input explained, undo, the result at the end") {
-  const Run r = run_moon("play --depth 2", "zz\nc3\nb4\nundo\nc2\nquit\n");
+  const Run r = run_moon("play --depth 2", "zz\nc3\nudno\nb4\nundo\nc2\nquit\n");
   CHECK(r.status == 0);
+  CHECK(contains(r.out, "> 'udno' is neither a move nor a command; did you mean 'undo'?\n"));
   CHECK(contains(r.out, "> 'zz' is not a move: 'zz' is not a square (a1 to e5); 'moves' lists the legal ones\n"));
   CHECK(contains(r.out, "> 'c3' is illegal: no counter may be placed on c3; 'moves' lists the legal ones\n"));
   CHECK(contains(r.out, "you play b4"));

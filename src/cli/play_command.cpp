@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bounded_line.hpp"
+#include "cli/closest_name.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/search_options.hpp"
@@ -338,6 +339,14 @@ int play_command(Args args) {
     const bool pass_word = input == "pass";
     const auto move = parse_move(pass_word ? "0000" : input, g.pos);
     if (!move) {
+      // A command mistyped ('udno') is told as such, not as a square that does not exist. No
+      // move text is within two edits of these words, so a move is never taken for one.
+      static constexpr std::string_view words[] = {"quit", "exit", "undo", "help", "moves", "hint", "pass"};
+      if (const auto meant = closest_name(input, words)) {
+        std::cout << moon::quoted(input) << " is neither a move nor a command; did you mean " << moon::quoted(*meant)
+                  << "?\n";
+        continue;
+      }
       // The message names the input and says why ("'c3' is illegal: no counter may be placed on c3"),
       // in lower case as it was read, but 'pass' rather than the '0000' it was read as.
       std::string message = move.error().message;
