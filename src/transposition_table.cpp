@@ -10,13 +10,14 @@ Expected<bool> TranspositionTable::resize(std::size_t mb) {
   if (mb < min_mb || mb > max_mb)
     return Error{"hash size must be from " + std::to_string(min_mb) + " to " + std::to_string(max_mb) + " MiB, not " +
                  std::to_string(mb)};
-  // Before allocating: a table larger than the machine would be killed while it is cleared.
-  if (auto fits = check_table_size(mb); !fits) return fits;
   const std::size_t count = (mb << 20) / sizeof(Bucket);
-  if (count == bucket_count_) {
+  if (count == bucket_count_) {  // passed the check below when it was made
     clear();
     return true;
   }
+  // Before allocating: a table larger than the memory to be had would be killed while it is
+  // cleared. (The same size is not checked again: its own memory is not available.)
+  if (auto fits = check_table_size(mb); !fits) return fits;
   TableArray<Bucket> fresh = make_table_array<Bucket>(count);  // on huge pages (memory.hpp)
   if (!fresh) return Error{"cannot allocate a " + std::to_string(mb) + " MiB hash table"};
   buckets_ = std::move(fresh);

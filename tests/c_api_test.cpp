@@ -731,6 +731,41 @@ TEST_CASE("C API: hash sizes above the machine's memory are refused by moon_engi
   CHECK(std::string(solved.best_move) == "c2c1");
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the guard does nothing under the sanitizers: no unguarded try
+TEST_CASE("C API: hash sizes above the memory available now are refused by moon_engine_new and moon_engine_set_options" *
+          doctest::skip(moon::test::over_available_mb() == 0)) {
+  const std::size_t size = moon::test::over_available_mb();
+  const moon::test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  const std::string available_now = " MiB is more than the memory available now (";
+  moon_engine* engine = nullptr;
+  moon_engine_options search = {size, 1, 0};
+  CHECK(moon_engine_new(&search, &engine) == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(engine == nullptr);
+  CHECK(std::string(moon_last_error()).starts_with("moon_engine_new: hash size " + std::to_string(size) + available_now));
+  moon_engine_options solver = {0, 1, size};
+  CHECK(moon_engine_new(&solver, &engine) == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(std::string(moon_last_error()).starts_with("moon_engine_new: solver hash size " + std::to_string(size) + available_now));
+
+  // An engine with small tables keeps them, and its solver, when a change asks for too much.
+  EngineHandle kept;
+  moon_engine_options small = {2, 1, 2};
+  REQUIRE(moon_engine_new(&small, &kept.e) == MOON_OK);
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  moon_solve_result solved;
+  REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
+  for (const moon_engine_options& too_much : {moon_engine_options{size, 1, 2}, moon_engine_options{2, 1, size}}) {
+    CHECK(moon_engine_set_options(kept.e, &too_much) == MOON_ERROR_OUT_OF_MEMORY);
+    CHECK(std::string(moon_last_error()).find(available_now) != std::string::npos);
+  }
+  REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
+  CHECK(solved.outcome == MOON_OUTCOME_WIN);
+  // Options that change no table are not checked against the memory again.
+  moon_engine_options same = {2, 2, 2};
+  CHECK(moon_engine_set_options(kept.e, &same) == MOON_OK);
+}
+#endif
+
 TEST_CASE("C API: a won position is found; a finished game has no best move") {
   EngineHandle engine;
   REQUIRE(moon_engine_new(nullptr, &engine.e) == MOON_OK);

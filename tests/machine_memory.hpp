@@ -14,16 +14,27 @@
 
 namespace moon::test {
 
-// MemTotal in MiB; 0 where /proc/meminfo does not say.
-inline std::size_t meminfo_total_mb() {
+// A line of /proc/meminfo ("MemTotal:", "MemAvailable:") in MiB; 0 where it does not say.
+inline std::size_t meminfo_mb(const std::string& field) {
   std::ifstream in("/proc/meminfo");
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
     std::string name;
     unsigned long long kb = 0;
-    if (words >> name >> kb && name == "MemTotal:") return std::size_t(kb / 1024);
+    if (words >> name >> kb && name == field) return std::size_t(kb / 1024);
   }
   return 0;
+}
+
+// MemTotal in MiB; 0 where /proc/meminfo does not say.
+inline std::size_t meminfo_total_mb() { return meminfo_mb("MemTotal:"); }
+
+// A hash size within the machine's memory but well above the memory available now (halfway
+// between the two), for the tests of that check; 0 when the two are less than 256 MiB apart
+// (a machine with little else in its memory), or unknown: those tests are then skipped.
+inline std::size_t over_available_mb() {
+  const std::size_t total = meminfo_total_mb(), available = meminfo_mb("MemAvailable:");
+  return total && available && total >= available + 256 && total < 65536 ? available + (total - available) / 2 : 0;
 }
 
 // A hash size above the machine's memory that the options' ranges (up to 65536 MiB) accept, so

@@ -450,6 +450,27 @@ TEST_CASE("protocol: a Hash above the machine's memory is refused with one error
   CHECK(s.send("setoption name Solver Hash value 8").empty());
 }
 
+#ifndef MOON_SANITIZE_BUILD  // the guard does nothing under the sanitizers: no unguarded try
+TEST_CASE("protocol: Hash and Solver Hash above the memory available now are refused; the engine goes on" *
+          doctest::skip(test::over_available_mb() == 0)) {
+  const std::size_t size = test::over_available_mb();
+  const test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  Session s;
+  CHECK(s.send("setoption name Hash value 2").empty());
+  for (const char* option : {"Hash", "Solver Hash"}) {
+    INFO(option);
+    const auto out = s.send(std::string("setoption name ") + option + " value " + std::to_string(size));
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].starts_with("info string error: hash size " + std::to_string(size) +
+                             " MiB is more than the memory available now ("));
+  }
+  s.send("position fen 4x/5/xo2o/3x1/2x2 x");
+  const auto solved = s.send("go solve");
+  REQUIRE(solved.size() >= 2);
+  CHECK(solved[solved.size() - 2].rfind("info solve value win distance 13 ", 0) == 0);
+}
+#endif
+
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
 TEST_CASE("protocol: a go solve whose table cannot be made says why and still ends with bestmove" *
           doctest::skip(test::meminfo_total_mb() <= 512)) {  // else the size itself is refused

@@ -1542,11 +1542,11 @@ TEST_CASE("bench gives the same node count twice in one process") {
 }
 
 TEST_CASE("hash sizes are checked against the machine's memory") {
-  CHECK(check_table_size(50, 50).has_value());
-  const auto refused = check_table_size(51, 50);
+  CHECK(table_fits(50, 50, 0).has_value());
+  const auto refused = table_fits(51, 50, 0);
   REQUIRE_FALSE(refused.has_value());
   CHECK(refused.error().message == "hash size 51 MiB is more than this machine's memory (50 MiB)");
-  CHECK(check_table_size(std::size_t{1} << 40, 0).has_value());  // memory unknown: the allocation decides
+  CHECK(table_fits(std::size_t{1} << 40, 0, 0).has_value());  // memory unknown: the allocation decides
   // The library (sysconf) and the kernel's /proc/meminfo agree on the machine's memory.
   const std::size_t meminfo = test::meminfo_total_mb();
   if (meminfo) CHECK(physical_memory_mb() == meminfo);
@@ -1677,7 +1677,63 @@ TEST_CASE("a hash size above the machine's memory is refused; the table and the 
   CHECK(second_search(SearchOptions{4, 1, {}}) > unchanged);
 }
 
-#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory does not fit in the limit
+TEST_CASE("a table size is checked against the memory available now as well as the machine's") {
+  CHECK(table_fits(100, 1000, 500).has_value());
+  CHECK(table_fits(500, 1000, 500).has_value());
+  CHECK(table_fits(100, 0, 0).has_value());  // nothing known: anything fits
+  const auto over_available = table_fits(600, 1000, 500);
+  REQUIRE_FALSE(over_available.has_value());
+  CHECK(over_available.error().message ==
+        "hash size 600 MiB is more than the memory available now (500 MiB of this machine's 1000 MiB)");
+  const auto over_machine = table_fits(1001, 1000, 500);
+  REQUIRE_FALSE(over_machine.has_value());
+  CHECK(over_machine.error().message == "hash size 1001 MiB is more than this machine's memory (1000 MiB)");
+  const auto machine_unknown = table_fits(600, 0, 500);
+  REQUIRE_FALSE(machine_unknown.has_value());
+  CHECK(machine_unknown.error().message == "hash size 600 MiB is more than the memory available now (500 MiB)");
+  CHECK(table_fits(600, 1000, 0).has_value());  // available unknown: the machine's memory alone
+
+  // The library's reading agrees with /proc/meminfo's (within what changes meanwhile).
+  if (const std::size_t meminfo = test::meminfo_mb("MemAvailable:")) {
+    const std::size_t read = available_memory_mb();
+    CHECK(read > 0);
+    CHECK(read <= physical_memory_mb());
+    CHECK(read + 1024 > meminfo);
+    CHECK(read < meminfo + 1024);
+  }
+}
+
+#ifndef MOON_SANITIZE_BUILD  // the guard below does nothing under the sanitizers: no unguarded try
+TEST_CASE("a hash size above the memory available now is refused, the table kept; a table let go first counts" *
+          doctest::skip(test::over_available_mb() == 0)) {
+  const std::size_t size = test::over_available_mb();
+  const test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  TranspositionTable table;
+  REQUIRE(table.resize(2));
+  table.store(42, 4242, Move::placement(3), Score(17), 6, Bound::exact, false);
+  const auto refused = table.resize(size);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message.starts_with("hash size " + std::to_string(size) +
+                                            " MiB is more than the memory available now ("));
+  CHECK(table.size_mb() == 2);
+  TableEntry e;
+  CHECK(table.probe(42, 4242, e));
+  CHECK(table.resize(2));  // the same size again: cleared, not checked (its memory is its own)
+  CHECK_FALSE(table.probe(42, 4242, e));
+  // A solver's table too, and its options stay.
+  Solver solver(SolveOptions{2, 1});
+  const auto solver_refused = solver.set_options(SolveOptions{size, 1});
+  REQUIRE_FALSE(solver_refused.has_value());
+  CHECK(solver_refused.error().message.find("more than the memory available now") != std::string::npos);
+  const auto solved = solver.solve(parse("4x/5/xo2o/3x1/2x2 x"));  // still solves, on its table
+  REQUIRE(solved.has_value());
+  CHECK(solved->outcome == Outcome::win);
+  // The check alone, with the memory of a table to be let go before this one is made counted
+  // free: the protocol's `Solver Hash` and the C API's solver_hash_mb when they replace a solver.
+  CHECK_FALSE(check_table_size(size).has_value());
+  CHECK(check_table_size_after_release(size, size).has_value());
+}
+
 // Run alone, in a process of its own (ctest's moon_fresh_process_tests: `moon_tests
 // --test-suite=fresh_process --no-skip`), skipped in other runs: the free memory that earlier test
 // cases leave in the heap would hold the workers without the address space the limit denies.

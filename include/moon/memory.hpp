@@ -1,8 +1,11 @@
 // The machine's memory, and the check every hash table size goes through before allocating.
 //
 // A table is cleared (every page written) as soon as it is allocated, so on a system that
-// overcommits memory a table larger than the machine "allocates" fine and the process is then
-// killed while clearing it. Sizes above the physical memory are therefore refused up front.
+// overcommits memory a table larger than the machine "allocates" fine and the process (or
+// another, the kernel's choice) is then killed while clearing it. Sizes above the physical
+// memory are therefore refused up front, and so are sizes above the memory available at the
+// time: the other programs', and the process's own tables (two 16 GiB tables on a 24 GiB
+// machine), are already in it.
 //
 // The tables themselves (the search's, the solver's) get their memory here too, on huge pages.
 #pragma once
@@ -23,11 +26,22 @@ namespace moon {
 // The machine's physical memory in MiB; 0 when the system does not say.
 std::size_t physical_memory_mb();
 
-// True if a table of mb MiB fits in memory_mb MiB (anything fits when memory_mb is 0, unknown),
-// else the error "hash size <mb> MiB is more than this machine's memory (<memory_mb> MiB)".
-Expected<bool> check_table_size(std::size_t mb, std::size_t memory_mb);
-// The same against physical_memory_mb().
+// The memory available now for new allocations in MiB: what is free, and what the system can
+// take back without swapping (Linux's MemAvailable); 0 when the system does not say.
+std::size_t available_memory_mb();
+
+// True if a table of mb MiB fits in the machine's memory_mb MiB and in the available_mb MiB
+// available now (either 0: unknown, anything fits), else the error "hash size <mb> MiB is more
+// than this machine's memory (<memory_mb> MiB)" or "hash size <mb> MiB is more than the memory
+// available now (<available_mb> MiB of this machine's <memory_mb> MiB)".
+Expected<bool> table_fits(std::size_t mb, std::size_t memory_mb, std::size_t available_mb);
+// The same against physical_memory_mb() and available_memory_mb(). A table that resize()
+// replaces is freed only once its successor is made (a failure keeps it), so its memory counts
+// as taken.
 Expected<bool> check_table_size(std::size_t mb);
+// The same, counting `released_mb` free as well: the memory of a table let go before this one
+// is made (the protocol's and the C API's solver, whose table the next solve makes anew).
+Expected<bool> check_table_size_after_release(std::size_t mb, std::size_t released_mb);
 
 // Tables this large or larger take a noticeable time to make (every page is written: a second
 // or more a GiB), so the programs say so while they are made (`moon solve`, `analyze`, `play`,

@@ -209,10 +209,12 @@ MOON_API moon_status moon_perft_divide(const moon_position* position, int depth,
 typedef struct moon_engine moon_engine;
 
 /* A zero-initialised struct ({0}) gives the defaults. A hash size above the machine's physical
- * memory is refused by moon_engine_new() with MOON_ERROR_OUT_OF_MEMORY, as is one that cannot be
- * allocated (the solver's table is allocated by the first moon_engine_solve(), which then
- * returns MOON_ERROR_OUT_OF_MEMORY if it cannot be had, or MOON_ERROR_STOPPED if a stop came while
- * it was made: every page is written then, about a second or more a GiB). */
+ * memory, or above the memory available at the time (other programs', and the engine's own
+ * tables, are in it), is refused by moon_engine_new() and moon_engine_set_options() with
+ * MOON_ERROR_OUT_OF_MEMORY, as is one that cannot be allocated (the solver's table is allocated
+ * by the first moon_engine_solve(), which then returns MOON_ERROR_OUT_OF_MEMORY if it cannot be
+ * had, or MOON_ERROR_STOPPED if a stop came while it was made: every page is written then, about
+ * a second or more a GiB). */
 typedef struct moon_engine_options {
   size_t hash_mb;       /* the search's transposition table in MiB, 1-65536; 0 means 16 */
   int threads;          /* search and solver threads, 1-256; 0 means 1 (more than the

@@ -157,7 +157,7 @@ struct DivideEntry {
 struct PerftOptions {
   int threads = 1;          // 1 to max_perft_threads
   std::size_t hash_mb = 0;  // 0: no table; else the table's size in MiB (at most max_perft_hash_mb
-                            // and the machine's physical memory, memory.hpp)
+                            // and the machine's physical and available memory, memory.hpp)
   // Called from the calling thread as the root work completes: (items done, items in all),
   // the items being the subtrees one or two plies down that the threads share. With threads
   // started, the calling thread looks every 250 ms; the last call is (all, all) once the count

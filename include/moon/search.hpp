@@ -122,7 +122,7 @@ struct SearchFeatures {
 inline constexpr int max_search_threads = 256;
 
 struct SearchOptions {
-  std::size_t hash_mb = 16;  // TranspositionTable::min_mb to max_mb, at most the machine's memory
+  std::size_t hash_mb = 16;  // TranspositionTable::min_mb to max_mb, at most the memory to be had
   int threads = 1;           // 1 to max_search_threads (lazy SMP on one shared table); more
                              // than the machine's cores makes searches shallower: only the
                              // first thread completes iterations, and it then waits for a core

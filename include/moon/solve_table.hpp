@@ -55,7 +55,8 @@ class SolveTable {
   explicit SolveTable(std::size_t mb) { (void)resize(mb); }  // no table if mb cannot be had
 
   // Reallocates to `mb` MiB (0: no table; probes miss, stores do nothing) and clears. An error,
-  // and the table unchanged, if mb is more than the machine's physical memory (memory.hpp), if
+  // and the table unchanged, if mb is more than the machine's physical or available memory
+  // (memory.hpp: the old table, freed only once the new one is made, counts as taken), if
   // the memory cannot be had, or if `stop` is requested while it is made (make_table_array()).
   Expected<bool> resize(std::size_t mb, const std::stop_token& stop = {}) {
     if (auto fits = check_table_size(mb); !fits) return fits;

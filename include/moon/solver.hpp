@@ -87,7 +87,7 @@ inline constexpr std::string_view solve_progress_separator = " | ";
 
 struct SolveOptions {
   // Transposition table size in MiB, 0 (no table) to max_solve_hash_mb, and at most the
-  // machine's physical memory (memory.hpp).
+  // machine's physical memory and the memory available when it is made (memory.hpp).
   std::size_t hash_mb = default_solve_hash_mb;
   int threads = 1;           // 1 to max_solve_threads (lazy SMP on one shared table)
   bool distance = true;      // false: prove only win/draw/loss (plies = -1, best keeps the outcome)
@@ -120,8 +120,8 @@ class Solver {
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
 
-  // Validates (hash 0..max_solve_hash_mb and at most the machine's physical memory, threads
-  // 1..max_solve_threads); not while solving. On an error nothing changes (the table stays; but
+  // Validates (hash 0..max_solve_hash_mb and at most the machine's physical and available
+  // memory, threads 1..max_solve_threads); not while solving. On an error nothing changes (the table stays; but
   // where a new size was made and then the threads could not be, the table is made again at
   // its old size, empty). The table is made before the threads, whose stacks take what address
   // space is left (ThreadPool halves them to fit), so that a limit on it refuses no table that

@@ -51,7 +51,9 @@ class TranspositionTable {
 
   TranspositionTable() = default;
   // Allocates mb MiB (cleared); an error (and the old table kept) if mb is out of range, more
-  // than the machine's physical memory (memory.hpp), or the memory cannot be had.
+  // than the machine's physical memory or the memory available now (memory.hpp: the old table,
+  // freed only once the new one is made, counts as taken), or the memory cannot be had. The
+  // same size again only clears the table.
   Expected<bool> resize(std::size_t mb);
   void clear();
   // Starts a new search: entries written before age.

@@ -563,8 +563,13 @@ moon_status engine_options(const char* function, const moon_engine_options* opti
   };
   if (search.hash_mb > TranspositionTable::max_mb) return table_size("hash_mb", o.hash_mb);
   if (solve.hash_mb > max_solve_hash_mb) return table_size("solver_hash_mb", o.solver_hash_mb);
-  // The solver's table is only made by the first solve: its size is checked now.
-  if (const auto fits = check_table_size(solve.hash_mb); !fits)
+  return MOON_OK;
+}
+
+// The solver's table is only made by the first solve: its size is checked when it is set, the
+// memory of the solver it replaces (`released_mb`, let go before the next solve) counted free.
+moon_status check_solver_table(const char* function, const SolveOptions& solve, std::size_t released_mb) {
+  if (const auto fits = check_table_size_after_release(solve.hash_mb, released_mb); !fits)
     return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": solver " + fits.error().message);
   return MOON_OK;
 }
@@ -575,6 +580,7 @@ moon_status moon_engine_new(const moon_engine_options* options, moon_engine** ou
     SearchOptions search;
     SolveOptions solve;
     if (const moon_status s = engine_options("moon_engine_new", options, search, solve); s != MOON_OK) return s;
+    if (const moon_status s = check_solver_table("moon_engine_new", solve, 0); s != MOON_OK) return s;
     // The Searcher's constructor falls back to a small table when the memory is not there;
     // set_options() says so instead.
     SearchOptions small = search;
@@ -596,6 +602,10 @@ moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_optio
     if (const moon_status s = engine_options(function, options, search, solve); s != MOON_OK) return s;
     Run run(*engine, function);
     if (!run.acquired()) return busy(function, run);
+    if (solve.hash_mb != engine->solve_options.hash_mb) {
+      const std::size_t released = engine->solver ? engine->solve_options.hash_mb : 0;
+      if (const moon_status s = check_solver_table(function, solve, released); s != MOON_OK) return s;
+    }
     // The search's table and threads first: Searcher::set_options() changes nothing when it
     // fails. Then the solver, which cannot fail here: one with other options is let go, and the
     // next solve makes it anew (its table is made by the first solve, as after moon_engine_new()).

@@ -222,8 +222,10 @@ void Engine::set_option(Words args) {
   }
   if (solver_table) {
     // The solver's table is made by the next `go solve` (which says so if it is large); here its
-    // size is only checked, and the solver with the old table goes.
-    if (const auto ok = check_table_size(next->solver_hash_mb); !ok) return send_error(ok.error().message);
+    // size is only checked, and the solver with the old table goes (its memory counted free).
+    const std::size_t released = solver_ ? options_.solver_hash_mb : 0;
+    if (const auto ok = check_table_size_after_release(next->solver_hash_mb, released); !ok)
+      return send_error(ok.error().message);
     solver_.reset();
   }
   if (next->rules != options_.rules) {
