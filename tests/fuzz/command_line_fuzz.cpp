@@ -4,8 +4,10 @@
 // and evaluation weights as `moon match --a` and `--a-eval` read them.
 //
 // Each argument is offered to the position options, the search limits and the engine options
-// in turn, as `moon analyze` does; an error must come with a message, and a position the
-// options accept must print as a position string that reads back to it.
+// in turn, as `moon analyze` does; an error must come with a message, one that none takes is
+// named by the message the commands give for it (with the option meant, if it is a slip:
+// closest_name.hpp), and a position the options accept must print as a position string that
+// reads back to it.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,7 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto as_option = cli::consume_engine_option(reader, options);
     require_message(as_option, argument);
     if (!as_option) break;
-    if (!*as_option) reader.skip();
+    if (!*as_option) {
+      require(reader.unknown().find(moon::quoted(argument)) != std::string::npos,
+              "the message for an argument none takes does not name it", argument);
+      reader.skip();
+    }
   }
   const auto pos = position.position();
   require_message(pos, "the position options");
