@@ -732,7 +732,7 @@ TEST_CASE("C API: hash sizes above the machine's memory are refused by moon_engi
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the guard does nothing under the sanitizers: no unguarded try
-TEST_CASE("C API: hash sizes above the memory available now are refused by moon_engine_new and moon_engine_set_options" *
+TEST_CASE("C API: hash sizes above the memory available now are refused by moon_engine_new and set_options" *
           doctest::skip(moon::test::over_available_mb() == 0)) {
   const std::size_t size = moon::test::over_available_mb();
   const moon::test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
@@ -741,10 +741,11 @@ TEST_CASE("C API: hash sizes above the memory available now are refused by moon_
   moon_engine_options search = {size, 1, 0};
   CHECK(moon_engine_new(&search, &engine) == MOON_ERROR_OUT_OF_MEMORY);
   CHECK(engine == nullptr);
-  CHECK(std::string(moon_last_error()).starts_with("moon_engine_new: hash size " + std::to_string(size) + available_now));
+  const std::string size_text = std::to_string(size);
+  CHECK(std::string(moon_last_error()).starts_with("moon_engine_new: hash size " + size_text + available_now));
   moon_engine_options solver = {0, 1, size};
   CHECK(moon_engine_new(&solver, &engine) == MOON_ERROR_OUT_OF_MEMORY);
-  CHECK(std::string(moon_last_error()).starts_with("moon_engine_new: solver hash size " + std::to_string(size) + available_now));
+  CHECK(std::string(moon_last_error()).starts_with("moon_engine_new: solver hash size " + size_text + available_now));
 
   // An engine with small tables keeps them, and its solver, when a change asks for too much.
   EngineHandle kept;

@@ -63,7 +63,8 @@ int run(const std::vector<std::string_view>& args) {
     std::vector<std::string_view> names;
     for (const Command& c : commands) names.push_back(c.name);
     std::cerr << "moon: unknown command " << moon::quoted(name);
-    if (const auto meant = moon::cli::closest_name(name, names)) std::cerr << "; did you mean " << moon::quoted(*meant) << "?";
+    if (const auto meant = moon::cli::closest_name(name, names))
+      std::cerr << "; did you mean " << moon::quoted(*meant) << "?";
     std::cerr << " (see 'moon --help')\n";
     return 2;
   };
