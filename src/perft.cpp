@@ -283,4 +283,8 @@ Expected<PerftResult> perft(const Position& pos, int depth, const PerftOptions& 
   return with_variant(pos.rules(), [&](auto v) { return run<decltype(v)>(pos, depth, options); });
 }
 
+std::string threads_not_started_text(int count) {
+  return "the system would not start " + std::to_string(count) + " of the threads; counted without them";
+}
+
 }  // namespace moon

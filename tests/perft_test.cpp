@@ -419,6 +419,10 @@ TEST_CASE("perft counts without the threads the system will not start: the same 
 }
 #endif
 
+TEST_CASE("the programs' words for threads the system would not start") {
+  CHECK(threads_not_started_text(3) == "the system would not start 3 of the threads; counted without them");
+}
+
 TEST_CASE("to_string of 128-bit counts") {
   CHECK(to_string(Count(0)) == "0");
   CHECK(to_string(Count(7)) == "7");

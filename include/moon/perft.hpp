@@ -188,6 +188,11 @@ struct PerftResult {
   int threads_not_started = 0;
 };
 
+// What the programs (`moon perft`, the protocol's `go perft`) say of a result whose
+// threads_not_started is above 0: "the system would not start 3 of the threads; counted without
+// them".
+std::string threads_not_started_text(int count);
+
 // Validates the depth, the options and the position's rules (check_rules()); counts with the
 // table and threads asked for. The hashed count is exact: the table stores exact keys and
 // 128-bit counts, checked on overflow.

@@ -154,8 +154,7 @@ int perft_command(Args args) {
   // 128 bits.
   if (!result) return resource_failure(name, result.error().message);
   if (result->threads_not_started)
-    std::cerr << "perft: the system would not start " << result->threads_not_started
-              << " of the threads; counted without them\n";
+    std::cerr << "perft: " << threads_not_started_text(result->threads_not_started) << "\n";
 
   std::cerr << std::fixed << std::setprecision(3) << "time " << seconds << " s, "
             << std::setprecision(0) << double(result->nodes) / std::max(seconds, 1e-9) << " nodes/s\n";

@@ -342,8 +342,7 @@ void Engine::start_perft(int depth) {
                result.error().message + "\n";
       std::string note;
       if (result->threads_not_started > 0)
-        note = "info string perft: the system would not start " + std::to_string(result->threads_not_started) +
-               " of the threads; counted without them\n";
+        note = "info string perft: " + threads_not_started_text(result->threads_not_started) + "\n";
       return note + "Nodes searched: " + to_string(result->nodes) + "\n";
     } catch (const std::exception& e) {
       return std::string("info string error: perft failed: ") + e.what() + "\n";
