@@ -27,34 +27,46 @@ std::size_t physical_memory_mb() {
   return 0;  // unknown: only a failed allocation refuses a size
 }
 
-std::size_t available_memory_mb() {
+std::optional<std::size_t> available_memory_mb() {
   // One line of /proc/meminfo, "MemAvailable:   24321016 kB"; read with stdio, as the file is
   // small and this may run in a process short of memory.
   std::FILE* meminfo = std::fopen("/proc/meminfo", "r");
-  if (!meminfo) return 0;
+  if (!meminfo) return std::nullopt;
   unsigned long long kb = 0;
   bool found = false;
   char line[256];
   while (!found && std::fgets(line, sizeof line, meminfo))
     found = std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1;
   std::fclose(meminfo);
-  return found ? static_cast<std::size_t>(kb >> 10) : 0;
+  if (!found) return std::nullopt;
+  return static_cast<std::size_t>(kb >> 10);
 }
 
-Expected<bool> table_fits(std::size_t mb, std::size_t memory_mb, std::size_t available_mb) {
+Expected<bool> table_fits(std::size_t mb, std::size_t memory_mb, std::optional<std::size_t> available_mb) {
   if (memory_mb && mb > memory_mb)
     return Error{"hash size " + std::to_string(mb) + " MiB is more than this machine's memory (" +
                  std::to_string(memory_mb) + " MiB)"};
-  if (available_mb && mb > available_mb)
+  if (available_mb && mb > *available_mb)
     return Error{"hash size " + std::to_string(mb) + " MiB is more than the memory available now (" +
-                 std::to_string(available_mb) + " MiB" +
+                 std::to_string(*available_mb) + " MiB" +
                  (memory_mb ? " of this machine's " + std::to_string(memory_mb) + " MiB" : std::string()) + ")"};
   return true;
 }
 
 Expected<bool> check_table_size_after_release(std::size_t mb, std::size_t released_mb) {
-  const std::size_t available = available_memory_mb();
-  return table_fits(mb, physical_memory_mb(), available ? available + released_mb : 0);
+  const std::optional<std::size_t> available = available_memory_mb();
+  return table_fits(mb, physical_memory_mb(), available ? std::optional(*available + released_mb) : std::nullopt);
+}
+
+Expected<bool> check_table_size_beside(std::size_t mb, std::size_t released_mb, std::size_t beside_mb,
+                                       const std::string& beside) {
+  if (auto alone = check_table_size_after_release(mb, released_mb); !alone || beside_mb == 0) return alone;
+  const std::optional<std::size_t> available = available_memory_mb();
+  if (!available || mb + beside_mb <= *available + released_mb) return true;
+  const std::size_t memory_mb = physical_memory_mb();
+  return Error{"hash size " + std::to_string(mb) + " MiB and " + beside +
+               " together are more than the memory available now (" + std::to_string(*available + released_mb) +
+               " MiB" + (memory_mb ? " of this machine's " + std::to_string(memory_mb) + " MiB" : std::string()) + ")"};
 }
 
 Expected<bool> check_table_size(std::size_t mb) { return check_table_size_after_release(mb, 0); }

@@ -126,9 +126,9 @@ Expected<bool> Solver::set_options(SolveOptions options, const std::stop_token& 
   // entries, which only save time. Its old size is had again (the new one freed first); were
   // even that refused, the solver goes without a table, as the constructor does.
   if (const auto made = impl_->threads.reserve(options.threads); !made) {
-    if (resized && !impl_->table.resize(old_mb)) {
+    if (resized) {
       (void)impl_->table.resize(0);
-      impl_->options.hash_mb = 0;
+      if (!impl_->table.resize(old_mb)) impl_->options.hash_mb = 0;
     }
     return Error{"cannot make " + std::to_string(options.threads) + " solver threads: " + made.error().message};
   }

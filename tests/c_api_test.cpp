@@ -761,9 +761,54 @@ TEST_CASE("C API: hash sizes above the memory available now are refused by moon_
   }
   REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
   CHECK(solved.outcome == MOON_OUTCOME_WIN);
-  // Options that change no table are not checked against the memory again.
+  // Options that change no table's size are taken.
   moon_engine_options same = {2, 2, 2};
   CHECK(moon_engine_set_options(kept.e, &same) == MOON_OK);
+}
+
+// Three fifths of the memory available now: one table that size fits, two do not.
+std::size_t three_fifths_available_mb() {
+  const std::size_t available = moon::test::meminfo_mb("MemAvailable:");
+  return available >= 64 && available / 5 * 3 <= 65536 ? available / 5 * 3 : 0;
+}
+
+TEST_CASE("C API: the search's and the solver's tables are checked together, in moon_engine_new and set_options" *
+          doctest::skip(three_fifths_available_mb() == 0)) {
+  const std::size_t size = three_fifths_available_mb();
+  const moon::test::AddressSpaceGuard guard;  // were they not refused, an allocation would fail, not kill
+  const std::string together = "solver hash size " + std::to_string(size) + " MiB and the search's " +
+                               std::to_string(size) + " MiB table together are more than the memory available now (";
+  moon_engine* engine = nullptr;
+  const moon_engine_options both = {size, 1, size};
+  CHECK(moon_engine_new(&both, &engine) == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(engine == nullptr);
+  CHECK(std::string(moon_last_error()).starts_with("moon_engine_new: " + together));
+
+  // Set in one call on an engine with small tables, whether or not its solver was made yet; the
+  // engine keeps its tables and solves.
+  for (const bool solved_first : {false, true}) {
+    CAPTURE(solved_first);
+    EngineHandle kept;
+    const moon_engine_options small = {2, 1, 2};
+    REQUIRE(moon_engine_new(&small, &kept.e) == MOON_OK);
+    PositionHandle pos;
+    REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+    moon_solve_result solved;
+    if (solved_first) REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
+    CHECK(moon_engine_set_options(kept.e, &both) == MOON_ERROR_OUT_OF_MEMORY);
+    CHECK(std::string(moon_last_error()).starts_with("moon_engine_set_options: " + together));
+    moon_search_limits limits = {1, 0, 0, 0, 0, 0, 0};
+    moon_search_info result;
+    REQUIRE(moon_engine_search(kept.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
+    REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
+    CHECK(solved.outcome == MOON_OUTCOME_WIN);
+  }
+  // A large solver's table not made yet, then a search table as large: refused, as together.
+  EngineHandle pending;
+  const moon_engine_options large_solver = {2, 1, size};
+  REQUIRE(moon_engine_new(&large_solver, &pending.e) == MOON_OK);
+  CHECK(moon_engine_set_options(pending.e, &both) == MOON_ERROR_OUT_OF_MEMORY);
+  CHECK(std::string(moon_last_error()).starts_with("moon_engine_set_options: " + together));
 }
 #endif
 

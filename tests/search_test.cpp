@@ -1543,11 +1543,11 @@ TEST_CASE("bench gives the same node count twice in one process") {
 }
 
 TEST_CASE("hash sizes are checked against the machine's memory") {
-  CHECK(table_fits(50, 50, 0).has_value());
-  const auto refused = table_fits(51, 50, 0);
+  CHECK(table_fits(50, 50, std::nullopt).has_value());
+  const auto refused = table_fits(51, 50, std::nullopt);
   REQUIRE_FALSE(refused.has_value());
   CHECK(refused.error().message == "hash size 51 MiB is more than this machine's memory (50 MiB)");
-  CHECK(table_fits(std::size_t{1} << 40, 0, 0).has_value());  // memory unknown: the allocation decides
+  CHECK(table_fits(std::size_t{1} << 40, 0, std::nullopt).has_value());  // memory unknown: the allocation decides
   // The library (sysconf) and the kernel's /proc/meminfo agree on the machine's memory.
   const std::size_t meminfo = test::meminfo_total_mb();
   if (meminfo) CHECK(physical_memory_mb() == meminfo);
@@ -1681,7 +1681,12 @@ TEST_CASE("a hash size above the machine's memory is refused; the table and the 
 TEST_CASE("a table size is checked against the memory available now as well as the machine's") {
   CHECK(table_fits(100, 1000, 500).has_value());
   CHECK(table_fits(500, 1000, 500).has_value());
-  CHECK(table_fits(100, 0, 0).has_value());  // nothing known: anything fits
+  CHECK(table_fits(100, 0, std::nullopt).has_value());  // nothing known: anything fits
+  // Less than 1 MiB available is known, not unknown: nothing fits.
+  const auto nothing_available = table_fits(1, 1000, 0);
+  REQUIRE_FALSE(nothing_available.has_value());
+  CHECK(nothing_available.error().message ==
+        "hash size 1 MiB is more than the memory available now (0 MiB of this machine's 1000 MiB)");
   const auto over_available = table_fits(600, 1000, 500);
   REQUIRE_FALSE(over_available.has_value());
   CHECK(over_available.error().message ==
@@ -1692,15 +1697,25 @@ TEST_CASE("a table size is checked against the memory available now as well as t
   const auto machine_unknown = table_fits(600, 0, 500);
   REQUIRE_FALSE(machine_unknown.has_value());
   CHECK(machine_unknown.error().message == "hash size 600 MiB is more than the memory available now (500 MiB)");
-  CHECK(table_fits(600, 1000, 0).has_value());  // available unknown: the machine's memory alone
+  CHECK(table_fits(600, 1000, std::nullopt).has_value());  // available unknown: the machine's memory alone
 
   // The library's reading agrees with /proc/meminfo's (within what changes meanwhile).
   if (const std::size_t meminfo = test::meminfo_mb("MemAvailable:")) {
-    const std::size_t read = available_memory_mb();
+    const std::optional<std::size_t> available = available_memory_mb();
+    REQUIRE(available.has_value());
+    const std::size_t read = *available;
     CHECK(read > 0);
     CHECK(read <= physical_memory_mb());
     CHECK(read + 1024 > meminfo);
     CHECK(read < meminfo + 1024);
+    // A table beside another still to be made: together they must fit (the C API's two tables).
+    CHECK(check_table_size_beside(1, 0, 0, "nothing").has_value());
+    const std::size_t more = std::size_t{1} << 40;  // more than any machine has available
+    const auto together = check_table_size_beside(1, 0, more, "the other table");
+    REQUIRE_FALSE(together.has_value());
+    CHECK(together.error().message.starts_with(
+        "hash size 1 MiB and the other table together are more than the memory available now ("));
+    CHECK(check_table_size_beside(1, more, more, "a table the size of the one let go").has_value());
   }
 }
 
@@ -1719,7 +1734,7 @@ TEST_CASE("a hash size above the memory available now is refused, the table kept
   CHECK(table.size_mb() == 2);
   TableEntry e;
   CHECK(table.probe(42, 4242, e));
-  CHECK(table.resize(2));  // the same size again: cleared, not checked (its memory is its own)
+  CHECK(table.resize(2));  // the same size again clears it
   CHECK_FALSE(table.probe(42, 4242, e));
   // A solver's table too, and its options stay.
   Solver solver(SolveOptions{2, 1});

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <type_traits>
@@ -27,14 +28,15 @@ namespace moon {
 std::size_t physical_memory_mb();
 
 // The memory available now for new allocations in MiB: what is free, and what the system can
-// take back without swapping (Linux's MemAvailable); 0 when the system does not say.
-std::size_t available_memory_mb();
+// take back without swapping (Linux's MemAvailable, rounded down: less than 1 MiB reads 0);
+// nullopt when the system does not say.
+std::optional<std::size_t> available_memory_mb();
 
-// True if a table of mb MiB fits in the machine's memory_mb MiB and in the available_mb MiB
-// available now (either 0: unknown, anything fits), else the error "hash size <mb> MiB is more
+// True if a table of mb MiB fits in the machine's memory_mb MiB (0: unknown) and in the
+// available_mb MiB available now (nullopt: unknown), else the error "hash size <mb> MiB is more
 // than this machine's memory (<memory_mb> MiB)" or "hash size <mb> MiB is more than the memory
 // available now (<available_mb> MiB of this machine's <memory_mb> MiB)".
-Expected<bool> table_fits(std::size_t mb, std::size_t memory_mb, std::size_t available_mb);
+Expected<bool> table_fits(std::size_t mb, std::size_t memory_mb, std::optional<std::size_t> available_mb);
 // The same against physical_memory_mb() and available_memory_mb(). A table that resize()
 // replaces is freed only once its successor is made (a failure keeps it), so its memory counts
 // as taken.
@@ -42,6 +44,12 @@ Expected<bool> check_table_size(std::size_t mb);
 // The same, counting `released_mb` free as well: the memory of a table let go before this one
 // is made (the protocol's and the C API's solver, whose table the next solve makes anew).
 Expected<bool> check_table_size_after_release(std::size_t mb, std::size_t released_mb);
+// The same, and then this table beside another of `beside_mb` MiB still to be made (0: none),
+// which `beside` names ("the search's 700 MiB table"): the error "hash size <mb> MiB and
+// <beside> together are more than the memory available now (<available> MiB of this machine's
+// <memory> MiB)". For the C API, which sets both its tables in one call.
+Expected<bool> check_table_size_beside(std::size_t mb, std::size_t released_mb, std::size_t beside_mb,
+                                       const std::string& beside);
 
 // Tables this large or larger take a noticeable time to make (every page is written: a second
 // or more a GiB), so the programs say so while they are made (`moon solve`, `analyze`, `play`,

@@ -567,9 +567,13 @@ moon_status engine_options(const char* function, const moon_engine_options* opti
 }
 
 // The solver's table is only made by the first solve: its size is checked when it is set, the
-// memory of the solver it replaces (`released_mb`, let go before the next solve) counted free.
-moon_status check_solver_table(const char* function, const SolveOptions& solve, std::size_t released_mb) {
-  if (const auto fits = check_table_size_after_release(solve.hash_mb, released_mb); !fits)
+// memory of what goes before that solve (`released_mb`: the solver it replaces, a search table
+// of another size) counted free, and beside the search table of `search_mb` the same call makes
+// (0: none), so that the two tables are checked together.
+moon_status check_solver_table(const char* function, const SolveOptions& solve, std::size_t released_mb,
+                               std::size_t search_mb) {
+  const std::string search_table = "the search's " + std::to_string(search_mb) + " MiB table";
+  if (const auto fits = check_table_size_beside(solve.hash_mb, released_mb, search_mb, search_table); !fits)
     return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": solver " + fits.error().message);
   return MOON_OK;
 }
@@ -580,7 +584,10 @@ moon_status moon_engine_new(const moon_engine_options* options, moon_engine** ou
     SearchOptions search;
     SolveOptions solve;
     if (const moon_status s = engine_options("moon_engine_new", options, search, solve); s != MOON_OK) return s;
-    if (const moon_status s = check_solver_table("moon_engine_new", solve, 0); s != MOON_OK) return s;
+    // A search table too large by itself is set_options()'s to report, below.
+    if (check_table_size(search.hash_mb))
+      if (const moon_status s = check_solver_table("moon_engine_new", solve, 0, search.hash_mb); s != MOON_OK)
+        return s;
     // The Searcher's constructor falls back to a small table when the memory is not there;
     // set_options() says so instead.
     SearchOptions small = search;
@@ -602,17 +609,26 @@ moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_optio
     if (const moon_status s = engine_options(function, options, search, solve); s != MOON_OK) return s;
     Run run(*engine, function);
     if (!run.acquired()) return busy(function, run);
-    if (solve.hash_mb != engine->solve_options.hash_mb) {
-      const std::size_t released = engine->solver ? engine->solve_options.hash_mb : 0;
-      if (const moon_status s = check_solver_table(function, solve, released); s != MOON_OK) return s;
+    // A solver table still to be made (of a new size, or none made yet while the search's table
+    // changes) must fit beside the search's table as it will be: one of a new size is made before
+    // it, and the old one let go. A search table too large by itself is set_options()'s to report.
+    const bool new_solver = solve.hash_mb != engine->solve_options.hash_mb || solve.threads != engine->solve_options.threads;
+    const std::size_t search_before = engine->searcher.options().hash_mb;
+    const bool new_search_table = search.hash_mb != search_before;
+    if ((new_solver || (!engine->solver && new_search_table)) &&
+        (!new_search_table || check_table_size(search.hash_mb))) {
+      const std::size_t released =
+          (engine->solver ? engine->solve_options.hash_mb : 0) + (new_search_table ? search_before : 0);
+      if (const moon_status s = check_solver_table(function, solve, released, new_search_table ? search.hash_mb : 0);
+          s != MOON_OK)
+        return s;
     }
     // The search's table and threads first: Searcher::set_options() changes nothing when it
     // fails. Then the solver, which cannot fail here: one with other options is let go, and the
     // next solve makes it anew (its table is made by the first solve, as after moon_engine_new()).
     if (const auto ok = engine->searcher.set_options(search); !ok)
       return fail(MOON_ERROR_OUT_OF_MEMORY, std::string(function) + ": " + ok.error().message);
-    if (solve.hash_mb != engine->solve_options.hash_mb || solve.threads != engine->solve_options.threads)
-      engine->solver.reset();
+    if (new_solver) engine->solver.reset();
     engine->solve_options.hash_mb = solve.hash_mb;
     engine->solve_options.threads = solve.threads;
     return MOON_OK;
