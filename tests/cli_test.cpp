@@ -199,6 +199,8 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"frobnicate", "moon", "frobnicate"},
       // A slip of the keyboard away from a name the command knows: the name is suggested.
       {"prft 3", "moon", "unknown command 'prft'; did you mean 'perft'? (see 'moon --help')"},
+      {"--verison", "moon", "unknown command '--verison'; did you mean '--version'? (see 'moon --help')"},
+      {"--hlep", "moon", "unknown command '--hlep'; did you mean '--help'? (see 'moon --help')"},
       {"perft --devide 3", "moon perft", "unknown option '--devide' (did you mean '--divide'?)"},
       {"analyze --movetim=5", "moon analyze", "unknown option '--movetim=5' (did you mean '--movetime'?)"},
       {"solve -hash 8", "moon solve", "unknown option '-hash' (did you mean '--hash'?)"},
@@ -397,7 +399,7 @@ TEST_CASE("--help exits 0 and prints the usage") {
   // Nothing suggested where no known name is that close, or where the option's trouble is
   // another (a value given to a flag that takes none).
   for (const char* args : {"frobnicate", "help xyz", "perft --bogus 3", "perft 3 -1", "match --frobnicate",
-                           "show --slide=false", "bench --fen x"}) {
+                           "match --c 1", "show --slide=false", "bench --fen x"}) {
     INFO("moon ", args);
     const Run run = run_moon(args);
     CHECK(run.status == 2);
@@ -457,6 +459,18 @@ TEST_CASE("the name a mistyped word meant: edits counted, only close names sugge
   CHECK(closest_name("--deptj", flags) == "--depth");
   CHECK(closest_name("--fan", flags) == "--fen");
   CHECK(closest_name("--has", flags) == "--hash");
-  CHECK(closest_name("--ne", std::vector<std::string_view>{"--nf", "--me"}) == "--nf");
+  CHECK(closest_name("--nex", std::vector<std::string_view>{"--nfx", "--mex"}) == "--nfx");
   CHECK(closest_name("--nodse", flags) == "--nodes");
+  // The dashes are not letters: a word of one or two letters after them is too short for an edit
+  // ("--c" is not "--a"), but one that differs from a name in dashes alone is that name.
+  const std::vector<std::string_view> short_flags = {"--a", "--b", "--ab", "-h", "--quiet"};
+  CHECK_FALSE(closest_name("--c", short_flags));
+  CHECK_FALSE(closest_name("--ac", short_flags));
+  CHECK_FALSE(closest_name("-1", short_flags));
+  CHECK(closest_name("--h", short_flags) == "-h");
+  CHECK(closest_name("-a", short_flags) == "--a");
+  CHECK(closest_name("--qiet", short_flags) == "--quiet");
+  CHECK(cli::without_dashes("--hash") == "hash");
+  CHECK(cli::without_dashes("--") == "");
+  CHECK(cli::without_dashes("x") == "x");
 }

@@ -29,10 +29,16 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   return last[b.size()];
 }
 
+// A word without its leading dashes: "--hash" -> "hash".
+inline std::string_view without_dashes(std::string_view word) {
+  return word.substr(std::min(word.find_first_not_of('-'), word.size()));
+}
+
 // The name among `names` nearest to `typed`, if it is close enough to be what was meant: at
-// most two edits, and at most one for every three characters of the longer word, so that a short
-// word is not "corrected" into an unrelated one ("-1" suggests nothing). The first listed wins
-// a tie; `typed` itself, if listed, is not suggested.
+// most two edits, and at most one for every three characters of the longer word without its
+// dashes, so that a short word is not "corrected" into an unrelated one ("-1" and "--c" suggest
+// nothing, where "--a" is an option), unless the two differ in dashes alone ("--h" suggests
+// "-h"). The first listed wins a tie; `typed` itself, if listed, is not suggested.
 inline std::optional<std::string_view> closest_name(std::string_view typed, std::span<const std::string_view> names) {
   constexpr std::size_t most_edits = 2;
   std::optional<std::string_view> best;
@@ -43,7 +49,10 @@ inline std::optional<std::string_view> closest_name(std::string_view typed, std:
     const std::size_t longer = std::max(typed.size(), name.size());
     if (longer - std::min(typed.size(), name.size()) > most_edits) continue;
     const std::size_t edits = edit_distance(typed, name);
-    if (edits == 0 || edits > most_edits || edits * 3 > longer || edits >= best_edits) continue;
+    const std::string_view typed_word = without_dashes(typed), name_word = without_dashes(name);
+    const bool dashes_alone = typed_word == name_word;
+    if (edits == 0 || edits > most_edits || edits >= best_edits) continue;
+    if (!dashes_alone && edits * 3 > std::max(typed_word.size(), name_word.size())) continue;
     best = name;
     best_edits = edits;
   }
