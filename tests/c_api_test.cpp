@@ -766,15 +766,9 @@ TEST_CASE("C API: hash sizes above the memory available now are refused by moon_
   CHECK(moon_engine_set_options(kept.e, &same) == MOON_OK);
 }
 
-// Three fifths of the memory available now: one table that size fits, two do not.
-std::size_t three_fifths_available_mb() {
-  const std::size_t available = moon::test::meminfo_mb("MemAvailable:");
-  return available >= 64 && available / 5 * 3 <= 65536 ? available / 5 * 3 : 0;
-}
-
 TEST_CASE("C API: the search's and the solver's tables are checked together, in moon_engine_new and set_options" *
-          doctest::skip(three_fifths_available_mb() == 0)) {
-  const std::size_t size = three_fifths_available_mb();
+          doctest::skip(moon::test::three_fifths_available_mb() == 0)) {
+  const std::size_t size = moon::test::three_fifths_available_mb();
   const moon::test::AddressSpaceGuard guard;  // were they not refused, an allocation would fail, not kill
   const std::string together = "solver hash size " + std::to_string(size) + " MiB and the search's " +
                                std::to_string(size) + " MiB table together are more than the memory available now (";

@@ -37,6 +37,14 @@ inline std::size_t over_available_mb() {
   return total && available && total >= available + 256 && total < 65536 ? available + (total - available) / 2 : 0;
 }
 
+// Three fifths of the memory available now, for the tests that two tables are checked together:
+// one table that size fits, two do not. 0 when it is unknown, too small to matter (under 64 MiB)
+// or above the options' ranges (65536 MiB): those tests are then skipped.
+inline std::size_t three_fifths_available_mb() {
+  const std::size_t available = meminfo_mb("MemAvailable:");
+  return available >= 64 && available / 5 * 3 <= 65536 ? available / 5 * 3 : 0;
+}
+
 // A hash size above the machine's memory that the options' ranges (up to 65536 MiB) accept, so
 // that only the memory check can refuse it; 0 when there is none (memory unknown, or 64 GiB
 // and more): the tests needing it are then skipped (doctest::skip, which doctest reports).

@@ -469,6 +469,28 @@ TEST_CASE("protocol: Hash and Solver Hash above the memory available now are ref
   REQUIRE(solved.size() >= 2);
   CHECK(solved[solved.size() - 2].rfind("info solve value win distance 13 ", 0) == 0);
 }
+
+// The other order needs no test of its own: the search's table is made at once, and the solver's
+// size is then checked against the memory left (the test above).
+TEST_CASE("protocol: a new Hash must fit beside a Solver Hash whose table is not made yet" *
+          doctest::skip(test::three_fifths_available_mb() == 0)) {
+  const std::size_t size = test::three_fifths_available_mb();
+  const std::string mb = std::to_string(size);
+  const test::AddressSpaceGuard guard;  // were it not refused, the allocation would fail, not kill
+  Session s;
+  CHECK(s.send("setoption name Solver Hash value " + mb).empty());  // fits beside the 16 MiB search table
+  const auto out = s.send("setoption name Hash value " + mb);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].starts_with("info string error: hash size " + mb + " MiB and the solver's " + mb +
+                           " MiB table together are more than the memory available now ("));
+  CHECK(s.send("setoption name Hash value 32").empty());  // a small one fits beside it
+  // With a small solver the engine solves as before.
+  CHECK(s.send("setoption name Solver Hash value 2").empty());
+  s.send("position fen 4x/5/xo2o/3x1/2x2 x");
+  const auto solved = s.send("go solve");
+  REQUIRE(solved.size() >= 2);
+  CHECK(solved[solved.size() - 2].rfind("info solve value win distance 13 ", 0) == 0);
+}
 #endif
 
 #ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
