@@ -58,15 +58,24 @@ Expected<bool> check_table_size_after_release(std::size_t mb, std::size_t releas
   return table_fits(mb, physical_memory_mb(), available ? std::optional(*available + released_mb) : std::nullopt);
 }
 
+Expected<bool> table_fits_beside(std::size_t mb, std::size_t beside_mb, const std::string& beside,
+                                 std::size_t memory_mb, std::optional<std::size_t> available_mb) {
+  if (auto alone = table_fits(mb, memory_mb, available_mb); !alone || beside_mb == 0) return alone;
+  const std::string together = "hash size " + std::to_string(mb) + " MiB and " + beside + " together are more than ";
+  if (available_mb && mb + beside_mb > *available_mb)
+    return Error{together + "the memory available now (" + std::to_string(*available_mb) + " MiB" +
+                 (memory_mb ? " of this machine's " + std::to_string(memory_mb) + " MiB" : std::string()) + ")"};
+  // Where the system does not say what is available, the pair is held to the machine's memory.
+  if (!available_mb && memory_mb && mb + beside_mb > memory_mb)
+    return Error{together + "this machine's memory (" + std::to_string(memory_mb) + " MiB)"};
+  return true;
+}
+
 Expected<bool> check_table_size_beside(std::size_t mb, std::size_t released_mb, std::size_t beside_mb,
                                        const std::string& beside) {
-  if (auto alone = check_table_size_after_release(mb, released_mb); !alone || beside_mb == 0) return alone;
-  const std::optional<std::size_t> available = available_memory_mb();
-  if (!available || mb + beside_mb <= *available + released_mb) return true;
-  const std::size_t memory_mb = physical_memory_mb();
-  return Error{"hash size " + std::to_string(mb) + " MiB and " + beside +
-               " together are more than the memory available now (" + std::to_string(*available + released_mb) +
-               " MiB" + (memory_mb ? " of this machine's " + std::to_string(memory_mb) + " MiB" : std::string()) + ")"};
+  const std::optional<std::size_t> available = available_memory_mb();  // one reading for both checks
+  return table_fits_beside(mb, beside_mb, beside, physical_memory_mb(),
+                           available ? std::optional(*available + released_mb) : std::nullopt);
 }
 
 Expected<bool> check_table_size(std::size_t mb) { return check_table_size_after_release(mb, 0); }

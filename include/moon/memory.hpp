@@ -44,10 +44,16 @@ Expected<bool> check_table_size(std::size_t mb);
 // The same, counting `released_mb` free as well: the memory of a table let go before this one
 // is made (the protocol's and the C API's solver, whose table the next solve makes anew).
 Expected<bool> check_table_size_after_release(std::size_t mb, std::size_t released_mb);
-// The same, and then this table beside another of `beside_mb` MiB still to be made (0: none),
+// table_fits(), and then this table beside another of `beside_mb` MiB still to be made (0: none),
 // which `beside` names ("the search's 700 MiB table"): the error "hash size <mb> MiB and
-// <beside> together are more than the memory available now (<available> MiB of this machine's
-// <memory> MiB)". For the C API, which sets both its tables in one call.
+// <beside> together are more than the memory available now (<available_mb> MiB of this machine's
+// <memory_mb> MiB)", or, where the memory available is unknown, "... than this machine's memory
+// (<memory_mb> MiB)".
+Expected<bool> table_fits_beside(std::size_t mb, std::size_t beside_mb, const std::string& beside,
+                                 std::size_t memory_mb, std::optional<std::size_t> available_mb);
+// The same against physical_memory_mb() and available_memory_mb() with `released_mb` counted free
+// (as check_table_size_after_release()). For the C API, which sets both its tables in one call,
+// and the protocol, whose search table must fit beside the solver's still to be made.
 Expected<bool> check_table_size_beside(std::size_t mb, std::size_t released_mb, std::size_t beside_mb,
                                        const std::string& beside);
 

@@ -210,8 +210,9 @@ typedef struct moon_engine moon_engine;
 
 /* A zero-initialised struct ({0}) gives the defaults. A hash size above the machine's physical
  * memory, or above the memory available at the time (other programs', and the engine's own
- * tables, are in it; the search's and the solver's tables set by one call must fit together), is
- * refused by moon_engine_new() and moon_engine_set_options() with
+ * tables, are in it; a solver's table not made yet must fit beside the search's table when a call
+ * sets its size or makes the search's larger), is refused by moon_engine_new() and
+ * moon_engine_set_options() with
  * MOON_ERROR_OUT_OF_MEMORY, as is one that cannot be allocated (the solver's table is allocated
  * by the first moon_engine_solve(), which then returns MOON_ERROR_OUT_OF_MEMORY if it cannot be
  * had, or MOON_ERROR_STOPPED if a stop came while it was made: every page is written then, about

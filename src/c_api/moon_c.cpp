@@ -609,14 +609,17 @@ moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_optio
     if (const moon_status s = engine_options(function, options, search, solve); s != MOON_OK) return s;
     Run run(*engine, function);
     if (!run.acquired()) return busy(function, run);
-    // A solver table still to be made (of a new size, or none made yet while the search's table
-    // changes) must fit beside the search's table as it will be: one of a new size is made before
-    // it, and the old one let go. A search table too large by itself is set_options()'s to report.
+    // A solver table still to be made must fit beside the search's table as it will be (one of a
+    // new size is made before it, and the old one let go): checked when its size changes, or when
+    // the search's table grows while it is not made yet; a change that takes no more memory (the
+    // threads, a smaller search table) is not refused for memory that has gone meanwhile. A search
+    // table too large by itself is set_options()'s to report.
     const bool new_solver = solve.hash_mb != engine->solve_options.hash_mb || solve.threads != engine->solve_options.threads;
     const std::size_t search_before = engine->searcher.options().hash_mb;
     const bool new_search_table = search.hash_mb != search_before;
-    if ((new_solver || (!engine->solver && new_search_table)) &&
-        (!new_search_table || check_table_size(search.hash_mb))) {
+    const bool check_solver =
+        solve.hash_mb != engine->solve_options.hash_mb || (!engine->solver && search.hash_mb > search_before);
+    if (check_solver && (!new_search_table || check_table_size(search.hash_mb))) {
       const std::size_t released =
           (engine->solver ? engine->solve_options.hash_mb : 0) + (new_search_table ? search_before : 0);
       if (const moon_status s = check_solver_table(function, solve, released, new_search_table ? search.hash_mb : 0);

@@ -215,10 +215,10 @@ void Engine::set_option(Words args) {
     return send_error("setoption name " + join(name) + " is not allowed while a " + job_kind_ +
                       " runs; send stop first");
   if (search_table) {
-    // A search table of a new size must fit beside the solver's, not made yet, that the next
-    // `go solve` makes (the old search table let go by then), as the solver's is checked beside
-    // the search's when its size is set.
-    if (!solver_ && next->hash_mb != options_.hash_mb && options_.solver_hash_mb) {
+    // A larger search table must fit beside the solver's, not made yet, that the next `go solve`
+    // makes (the old search table let go by then), as the solver's is checked beside the search's
+    // when its size is set. One too large by itself is set_options()'s to report, below.
+    if (!solver_ && next->hash_mb > options_.hash_mb && options_.solver_hash_mb && check_table_size(next->hash_mb)) {
       const std::string solver_named = "the solver's " + std::to_string(options_.solver_hash_mb) + " MiB table";
       if (const auto ok = check_table_size_beside(next->hash_mb, options_.hash_mb, options_.solver_hash_mb, solver_named);
           !ok)
