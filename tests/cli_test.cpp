@@ -201,6 +201,8 @@ TEST_CASE("bad input: exit status 2, the message on standard error, nothing on s
       {"prft 3", "moon", "unknown command 'prft'; did you mean 'perft'? (see 'moon --help')"},
       {"--verison", "moon", "unknown command '--verison'; did you mean '--version'? (see 'moon --help')"},
       {"--hlep", "moon", "unknown command '--hlep'; did you mean '--help'? (see 'moon --help')"},
+      {"hlep", "moon", "unknown command 'hlep'; did you mean 'help'? (see 'moon --help')"},
+      {"version", "moon", "unknown command 'version'; did you mean '--version'? (see 'moon --help')"},
       {"perft --devide 3", "moon perft", "unknown option '--devide' (did you mean '--divide'?)"},
       {"analyze --movetim=5", "moon analyze", "unknown option '--movetim=5' (did you mean '--movetime'?)"},
       {"solve -hash 8", "moon solve", "unknown option '-hash' (did you mean '--hash'?)"},

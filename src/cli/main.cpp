@@ -62,7 +62,7 @@ int run(const std::vector<std::string_view>& args) {
   const auto unknown = [](std::string_view name) {
     std::vector<std::string_view> names;
     for (const Command& c : commands) names.push_back(c.name);
-    if (name.starts_with('-')) names.insert(names.end(), {"--help", "--version"});
+    names.insert(names.end(), {"help", "--help", "--version"});  // `moon version` means `--version`
     std::cerr << "moon: unknown command " << moon::quoted(name);
     if (const auto meant = moon::cli::closest_name(name, names))
       std::cerr << "; did you mean " << moon::quoted(*meant) << "?";
