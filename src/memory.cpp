@@ -42,29 +42,32 @@ std::optional<std::size_t> available_memory_mb() {
   return static_cast<std::size_t>(kb >> 10);
 }
 
+namespace {
+
+// "the memory available now (500 MiB of this machine's 1000 MiB)", the machine's part where known.
+std::string available_now_text(std::size_t available_mb, std::size_t memory_mb) {
+  return "the memory available now (" + std::to_string(available_mb) + " MiB" +
+         (memory_mb ? " of this machine's " + std::to_string(memory_mb) + " MiB" : std::string()) + ")";
+}
+
+}  // namespace
+
 Expected<bool> table_fits(std::size_t mb, std::size_t memory_mb, std::optional<std::size_t> available_mb) {
   if (memory_mb && mb > memory_mb)
     return Error{"hash size " + std::to_string(mb) + " MiB is more than this machine's memory (" +
                  std::to_string(memory_mb) + " MiB)"};
   if (available_mb && mb > *available_mb)
-    return Error{"hash size " + std::to_string(mb) + " MiB is more than the memory available now (" +
-                 std::to_string(*available_mb) + " MiB" +
-                 (memory_mb ? " of this machine's " + std::to_string(memory_mb) + " MiB" : std::string()) + ")"};
+    return Error{"hash size " + std::to_string(mb) + " MiB is more than " + available_now_text(*available_mb, memory_mb)};
   return true;
 }
 
-Expected<bool> check_table_size_after_release(std::size_t mb, std::size_t released_mb) {
-  const std::optional<std::size_t> available = available_memory_mb();
-  return table_fits(mb, physical_memory_mb(), available ? std::optional(*available + released_mb) : std::nullopt);
-}
 
 Expected<bool> table_fits_beside(std::size_t mb, std::size_t beside_mb, const std::string& beside,
                                  std::size_t memory_mb, std::optional<std::size_t> available_mb) {
   if (auto alone = table_fits(mb, memory_mb, available_mb); !alone || beside_mb == 0) return alone;
   const std::string together = "hash size " + std::to_string(mb) + " MiB and " + beside + " together are more than ";
   if (available_mb && mb + beside_mb > *available_mb)
-    return Error{together + "the memory available now (" + std::to_string(*available_mb) + " MiB" +
-                 (memory_mb ? " of this machine's " + std::to_string(memory_mb) + " MiB" : std::string()) + ")"};
+    return Error{together + available_now_text(*available_mb, memory_mb)};
   // Where the system does not say what is available, the pair is held to the machine's memory.
   if (!available_mb && memory_mb && mb + beside_mb > memory_mb)
     return Error{together + "this machine's memory (" + std::to_string(memory_mb) + " MiB)"};
@@ -76,6 +79,10 @@ Expected<bool> check_table_size_beside(std::size_t mb, std::size_t released_mb, 
   const std::optional<std::size_t> available = available_memory_mb();  // one reading for both checks
   return table_fits_beside(mb, beside_mb, beside, physical_memory_mb(),
                            available ? std::optional(*available + released_mb) : std::nullopt);
+}
+
+Expected<bool> check_table_size_after_release(std::size_t mb, std::size_t released_mb) {
+  return check_table_size_beside(mb, released_mb, 0, {});  // nothing beside it: table_fits() alone
 }
 
 Expected<bool> check_table_size(std::size_t mb) { return check_table_size_after_release(mb, 0); }

@@ -614,11 +614,11 @@ moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_optio
     // the search's table grows while it is not made yet; a change that takes no more memory (the
     // threads, a smaller search table) is not refused for memory that has gone meanwhile. A search
     // table too large by itself is set_options()'s to report.
-    const bool new_solver = solve.hash_mb != engine->solve_options.hash_mb || solve.threads != engine->solve_options.threads;
+    const bool new_solver_size = solve.hash_mb != engine->solve_options.hash_mb;
+    const bool new_solver = new_solver_size || solve.threads != engine->solve_options.threads;
     const std::size_t search_before = engine->searcher.options().hash_mb;
     const bool new_search_table = search.hash_mb != search_before;
-    const bool check_solver =
-        solve.hash_mb != engine->solve_options.hash_mb || (!engine->solver && search.hash_mb > search_before);
+    const bool check_solver = new_solver_size || (!engine->solver && search.hash_mb > search_before);
     if (check_solver && (!new_search_table || check_table_size(search.hash_mb))) {
       const std::size_t released =
           (engine->solver ? engine->solve_options.hash_mb : 0) + (new_search_table ? search_before : 0);

@@ -340,8 +340,9 @@ int play_command(Args args) {
     const auto move = parse_move(pass_word ? "0000" : input, g.pos);
     if (!move) {
       // A command mistyped ('udno') is told as such, not as a square that does not exist. No
-      // move text is within two edits of these words, so a move is never taken for one. 'pass'
-      // is suggested only where the side to move is blocked, the one place it is legal.
+      // move text is within two edits of these words, so a move is never taken for one. 'pass',
+      // last in the list, is offered only where the side to move is blocked, the one place it is
+      // legal.
       static constexpr std::string_view words[] = {"quit", "exit", "undo", "help", "moves", "hint", "pass"};
       const bool may_pass = parse_move("0000", g.pos).has_value();
       if (const auto meant = closest_name(input, std::span(words).first(std::size(words) - (may_pass ? 0 : 1)))) {
