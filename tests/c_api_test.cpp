@@ -40,6 +40,16 @@ bool contains(const char* text, const char* part) { return std::strstr(text, par
 // x to move; x's c2c1 closes b1 between c1 and a1 and leaves o with one counter (e5): the win.
 constexpr const char* one_move_win = "4o/5/5/2x2/xo3 x";
 
+// The engine solves: one_move_win is a win, by c2c1.
+void solves_the_one_move_win(moon_engine* engine) {
+  PositionHandle pos;
+  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
+  moon_solve_result solved;
+  REQUIRE(moon_engine_solve(engine, pos.p, &solved) == MOON_OK);
+  CHECK(solved.outcome == MOON_OUTCOME_WIN);
+  CHECK(std::string(solved.best_move) == "c2c1");
+}
+
 }  // namespace
 
 TEST_CASE("C API: the start position, its info and its text") {
@@ -723,12 +733,7 @@ TEST_CASE("C API: hash sizes above the machine's memory are refused by moon_engi
   EngineHandle fits;
   moon_engine_options small = {2, 1, 2};
   REQUIRE(moon_engine_new(&small, &fits.e) == MOON_OK);
-  PositionHandle pos;
-  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
-  moon_solve_result solved;
-  REQUIRE(moon_engine_solve(fits.e, pos.p, &solved) == MOON_OK);
-  CHECK(solved.outcome == MOON_OUTCOME_WIN);
-  CHECK(std::string(solved.best_move) == "c2c1");
+  solves_the_one_move_win(fits.e);
 }
 
 #ifndef MOON_SANITIZE_BUILD  // the guard does nothing under the sanitizers: no unguarded try
@@ -751,16 +756,12 @@ TEST_CASE("C API: hash sizes above the memory available now are refused by moon_
   EngineHandle kept;
   moon_engine_options small = {2, 1, 2};
   REQUIRE(moon_engine_new(&small, &kept.e) == MOON_OK);
-  PositionHandle pos;
-  REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
-  moon_solve_result solved;
-  REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
+  solves_the_one_move_win(kept.e);
   for (const moon_engine_options& too_much : {moon_engine_options{size, 1, 2}, moon_engine_options{2, 1, size}}) {
     CHECK(moon_engine_set_options(kept.e, &too_much) == MOON_ERROR_OUT_OF_MEMORY);
     CHECK(std::string(moon_last_error()).find(available_now) != std::string::npos);
   }
-  REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
-  CHECK(solved.outcome == MOON_OUTCOME_WIN);
+  solves_the_one_move_win(kept.e);
   // Options that change no table's size are taken.
   moon_engine_options same = {2, 2, 2};
   CHECK(moon_engine_set_options(kept.e, &same) == MOON_OK);
@@ -785,17 +786,15 @@ TEST_CASE("C API: the search's and the solver's tables are checked together, in 
     EngineHandle kept;
     const moon_engine_options small = {2, 1, 2};
     REQUIRE(moon_engine_new(&small, &kept.e) == MOON_OK);
-    PositionHandle pos;
-    REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
-    moon_solve_result solved;
-    if (solved_first) REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
+    if (solved_first) solves_the_one_move_win(kept.e);
     CHECK(moon_engine_set_options(kept.e, &both) == MOON_ERROR_OUT_OF_MEMORY);
     CHECK(std::string(moon_last_error()).starts_with("moon_engine_set_options: " + together));
+    PositionHandle pos;
+    REQUIRE(moon_position_from_string(one_move_win, nullptr, &pos.p) == MOON_OK);
     moon_search_limits limits = {1, 0, 0, 0, 0, 0, 0};
     moon_search_info result;
     REQUIRE(moon_engine_search(kept.e, pos.p, &limits, nullptr, nullptr, &result) == MOON_OK);
-    REQUIRE(moon_engine_solve(kept.e, pos.p, &solved) == MOON_OK);
-    CHECK(solved.outcome == MOON_OUTCOME_WIN);
+    solves_the_one_move_win(kept.e);
   }
   // A large solver's table not made yet, then a search table as large: refused, as together.
   EngineHandle pending;
