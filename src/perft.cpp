@@ -257,8 +257,9 @@ Expected<PerftResult> run(const Position& pos, int depth, const PerftOptions& op
 
   finish_root_moves();
   if (roots_done < root.size())
-    return Error{"perft stopped after " + std::to_string(roots_done) + " of " + std::to_string(root.size()) +
-                 " root moves"};
+    return Error{.message = "perft stopped after " + std::to_string(roots_done) + " of " +
+                            std::to_string(root.size()) + " root moves",
+                 .stopped = true};
   if (options.progress && !items.empty()) options.progress(items.size(), items.size());
   for (const DivideEntry& entry : result.divide)
     if (!add_checked(result.nodes, entry.nodes)) overflow = true;

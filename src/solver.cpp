@@ -41,6 +41,10 @@ std::string_view to_string(Outcome outcome) {
 
 namespace {
 
+Error analysis_stopped() {
+  return Error{.message = "the analysis was stopped before every move was proven", .stopped = true};
+}
+
 SolveOptions clamped(SolveOptions options) {
   options.hash_mb = std::min(options.hash_mb, max_solve_hash_mb);
   options.threads = std::clamp(options.threads, 1, max_solve_threads);
@@ -208,8 +212,7 @@ Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos, std::stop_
   if (pos.is_over()) return values;
   const MoveList moves = legal_moves(pos);
   for (Move m : moves) {
-    if (!values.empty() && !session.next_proof())
-      return Error{"the analysis was stopped before every move was proven"};
+    if (!values.empty() && !session.next_proof()) return analysis_stopped();
     impl_->progress_prefix =
         "move " + std::to_string(values.size() + 1) + " of " + std::to_string(moves.size()) + ", " + to_string(m) + ": ";
     // Cleared however prove() ends: an exception from the progress callback once left it on every
@@ -220,7 +223,7 @@ Expected<std::vector<MoveValue>> Solver::analyze(const Position& pos, std::stop_
     } clear_prefix{impl_->progress_prefix};
     const auto child = prove(pos.after(m));
     if (!child) {
-      if (impl_->stopped) return Error{"the analysis was stopped before every move was proven"};
+      if (child.error().stopped) return analysis_stopped();
       return Error{"move " + to_string(m) + ": " + child.error().message};
     }
     const int plies = impl_->options.distance ? child->plies + 1 : -1;
@@ -329,7 +332,7 @@ Expected<SolveResult> Solver::prove(const Position& pos) {
     return Error{"the proof needs lines longer than the solver's stack allows (" +
                  std::to_string(short_stack >> 20) +
                  " MiB on the thread that ran out): a long clock limit with many counters on the board"};
-  if (!result) return Error{"the solve was stopped before the proof was complete"};
+  if (!result) return Error{.message = "the solve was stopped before the proof was complete", .stopped = true};
   SolveResult out = *result;
   out.nodes = 0;
   for (std::uint64_t n : nodes) out.nodes += n;

@@ -373,6 +373,11 @@ TEST_CASE("C API: a stoppable perft gives each move's count as it completes, and
     CHECK(none.moves.empty());
     CHECK(nodes == 7);
     CHECK(overflow == -1);
+    // A raised signal does not make an invalid depth a stop.
+    CHECK(moon_perft_stoppable(pos.p, 256, threads, early, &Divided::add, &none, &nodes, &overflow) ==
+          MOON_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(moon_last_error()) == "moon_perft_stoppable: depth 256 must be from 0 to 255");
+    CHECK(none.moves.empty());
     moon_stop_signal_free(early);
     // Raised by the callback after the second move: those two, exact, and no third.
     moon_stop_signal* signal = nullptr;

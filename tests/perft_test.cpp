@@ -208,7 +208,13 @@ TEST_CASE("perft: a stop ends the count, with the root moves counted so far and 
       const auto r = perft(p, 200, opts);
       REQUIRE_FALSE(r.has_value());
       CHECK(r.error().message == "perft stopped after 0" + of_all);
+      CHECK(r.error().stopped);
       CHECK(given.empty());
+      // A stop does not hide a failure: an invalid depth is an error, not a stop.
+      const auto invalid = perft(p, max_perft_depth + 1, opts);
+      REQUIRE_FALSE(invalid.has_value());
+      CHECK(invalid.error().message.starts_with("depth "));
+      CHECK_FALSE(invalid.error().stopped);
     }
     {
       // Asked once the second root move is given: those two, exact, and no third.
@@ -221,6 +227,7 @@ TEST_CASE("perft: a stop ends the count, with the root moves counted so far and 
       const auto r = perft(p, 6, opts);
       REQUIRE_FALSE(r.has_value());
       CHECK(r.error().message == "perft stopped after 2" + of_all);
+      CHECK(r.error().stopped);
       REQUIRE(given.size() == 2);
       for (std::size_t i = 0; i < 2; ++i) {
         CHECK(given[i].move == root[i]);

@@ -1599,17 +1599,27 @@ TEST_CASE("a stop ends the making of a table at the next 64 MiB, and a solver's 
   const auto refused = table.resize(2, before.get_token());
   REQUIRE_FALSE(refused.has_value());
   CHECK(refused.error().message == "stopped while making the 2 MiB table");
+  CHECK(refused.error().stopped);
   CHECK(table.entry_count() == entries);  // the table as it was
+  // A stop does not hide a failure: more than the machine has is refused as such, not as stopped.
+  if (const std::size_t too_large = test::over_memory_mb()) {
+    const auto over = table.resize(too_large, before.get_token());
+    REQUIRE_FALSE(over.has_value());
+    CHECK(over.error().message.starts_with("hash size " + std::to_string(too_large) + " MiB is more than"));
+    CHECK_FALSE(over.error().stopped);
+  }
   // A Solver too, made or changed; changed, it solves on as before.
   SolveOptions two_mb;
   two_mb.hash_mb = 2;
   const auto made = Solver::create(two_mb, false, before.get_token());
   REQUIRE_FALSE(made.has_value());
   CHECK(made.error().message == "stopped while making the 2 MiB table");
+  CHECK(made.error().stopped);
   Solver solver(SolveOptions{1, 1, true, {}});
   const auto changed = solver.set_options(two_mb, before.get_token());
   REQUIRE_FALSE(changed.has_value());
   CHECK(changed.error().message == "stopped while making the 2 MiB table");
+  CHECK(changed.error().stopped);
   const auto solved = solver.solve(parse("4x/5/xo2o/3x1/2x2 x"));
   REQUIRE(solved.has_value());
   CHECK(solved->plies == 13);

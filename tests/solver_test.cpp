@@ -1383,9 +1383,11 @@ TEST_CASE("Solver: a stop requested on the token ends a solve or an analysis, ev
     const auto solved = promptly([&] { return solver.solve(Position::start(), early.get_token()); });
     REQUIRE_FALSE(solved.has_value());
     CHECK(solved.error().message.find("stopped") != std::string::npos);
+    CHECK(solved.error().stopped);
     const auto analysed = promptly([&] { return solver.analyze(Position::start(), early.get_token()); });
     REQUIRE_FALSE(analysed.has_value());
-    CHECK(analysed.error().message.find("stopped") != std::string::npos);
+    CHECK(analysed.error().message == "the analysis was stopped before every move was proven");
+    CHECK(analysed.error().stopped);
     CHECK_FALSE(solver.is_solving());
     // A proof that completes before the searches first look at the stop (every 1024 nodes) is
     // returned, as the C API documents; a position already over has nothing to prove.
@@ -1494,11 +1496,18 @@ TEST_CASE("Solver::analyze proves every move, best first, and the first is the p
 TEST_CASE("Solver::analyze: stop() ends it promptly; a solve running refuses it" * doctest::test_suite("threads")) {
   Solver solver(SolveOptions{16, 1, true, {}});
   const auto result = stopped_while_running(solver, [&] { return solver.analyze(Position::start()); }, [&] {
-    CHECK_FALSE(solver.analyze(Position::start()).has_value());  // one at a time
-    CHECK_FALSE(solver.solve(Position::start()).has_value());
+    // One at a time: refused, an error and not a stop.
+    const auto second_analysis = solver.analyze(Position::start());
+    REQUIRE_FALSE(second_analysis.has_value());
+    CHECK_FALSE(second_analysis.error().stopped);
+    const auto second_solve = solver.solve(Position::start());
+    REQUIRE_FALSE(second_solve.has_value());
+    CHECK_FALSE(second_solve.error().stopped);
     CHECK_FALSE(solver.clear());  // nor is the table cleared under it
   });
-  CHECK_FALSE(result.has_value());
+  REQUIRE_FALSE(result.has_value());
+  CHECK(result.error().message == "the analysis was stopped before every move was proven");
+  CHECK(result.error().stopped);
   // Usable again: a position where every move is proven at once.
   const auto pos = parse_position("xo3/5/5/5/3ox x 0 0 19 1");  // any move ends the game drawn
   REQUIRE(pos.has_value());
@@ -1557,6 +1566,7 @@ TEST_CASE("deep lines: a search short of stack stops and says so; the Solver's o
                                                [] { std::this_thread::sleep_for(std::chrono::milliseconds(1500)); });
     REQUIRE_FALSE(stopped.has_value());
     CHECK(stopped.error().message == "the solve was stopped before the proof was complete");
+    CHECK(stopped.error().stopped);
   }
 }
 
@@ -1590,6 +1600,7 @@ TEST_CASE("Solver::set_options(): threads refused after a new table: the error, 
     const auto refused = solver.set_options(SolveOptions{2, 200, true, {}});
     REQUIRE_FALSE(refused.has_value());
     CHECK(refused.error().message.rfind("cannot make 200 solver threads: ", 0) == 0);
+    CHECK_FALSE(refused.error().stopped);
   }
   // Still one thread, on an empty table of 1 MiB: what a new solver of the old options visits.
   const auto r = solver.solve(*pos);

@@ -9,6 +9,11 @@ namespace moon {
 
 struct Error {
   std::string message;
+  // The error is only that a stop was asked for (a perft, solve or table making cut short):
+  // nothing failed. Callers report it as stopped, and anything else as a failure, by this flag
+  // and not by whether a stop was requested: a stop that comes just as something else fails
+  // (an invalid depth, a table or thread the system would not give) must not hide the failure.
+  bool stopped = false;
 };
 
 // A minimal std::expected (C++23) for C++20: holds either a T or an Error.

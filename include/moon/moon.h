@@ -68,7 +68,8 @@ typedef enum moon_status {
   MOON_ERROR_BUFFER_TOO_SMALL = 4, /* an output buffer cannot hold the text */
   MOON_ERROR_BUSY = 5,             /* the engine is busy with another call (a search, ...) */
   MOON_ERROR_STOPPED = 6,          /* moon_engine_stop() or a stop signal ended a solve (or a
-                                      moon_perft_stoppable() count) early */
+                                      moon_perft_stoppable() count) early; any other failure
+                                      keeps its own status, a stop meanwhile or not */
   MOON_ERROR_OUT_OF_MEMORY = 7,    /* a table, the solver's threads or their stacks cannot be had */
   MOON_ERROR_INTERNAL = 8          /* a bug: please report it with the message */
 } moon_status;
@@ -421,7 +422,8 @@ MOON_API moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_
  * count ends it within moments (subtrees of more than 4 plies look at it): MOON_ERROR_STOPPED,
  * "moon_perft_stoppable: perft stopped after I of N root moves", on_move having been called for
  * those I moves only (their counts exact) and *nodes and *overflow unchanged. The same errors as
- * moon_perft_divide() otherwise. The signal stays raised: a new one for the next count. */
+ * moon_perft_divide() otherwise, the signal raised or not (an invalid depth is
+ * MOON_ERROR_INVALID_ARGUMENT). The signal stays raised: a new one for the next count. */
 MOON_API moon_status moon_perft_stoppable(const moon_position* position, int depth, int threads,
                                           moon_stop_signal* stop, moon_divide_callback on_move, void* user_data,
                                           uint64_t* nodes, int* overflow);

@@ -61,7 +61,8 @@ class SolveTable {
   Expected<bool> resize(std::size_t mb, const std::stop_token& stop = {}) {
     if (auto fits = check_table_size(mb); !fits) return fits;
     if (mb > std::numeric_limits<std::size_t>::max() >> 20 || !resize_bytes(mb << 20, stop)) {
-      if (stop.stop_requested()) return Error{"stopped while making the " + std::to_string(mb) + " MiB table"};
+      if (stop.stop_requested())
+        return Error{.message = "stopped while making the " + std::to_string(mb) + " MiB table", .stopped = true};
       return Error{"cannot allocate a " + std::to_string(mb) + " MiB hash table"};
     }
     return true;

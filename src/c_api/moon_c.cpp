@@ -244,11 +244,12 @@ moon_outcome to_outcome(Outcome outcome) {
   return outcome == Outcome::win ? MOON_OUTCOME_WIN : outcome == Outcome::loss ? MOON_OUTCOME_LOSS : MOON_OUTCOME_DRAW;
 }
 
-// A solve or analysis that failed: stopped if the call's stop was requested (moon_engine_stop()
+// A solve or analysis that failed: stopped if it was cut short by the call's stop (moon_engine_stop()
 // or the attached signal: nothing else stops the engine's solver), else for want of resources
-// (threads the system will not make, a proof longer than the threads' stacks).
-moon_status solve_failed(const char* function, std::stop_token stop, const Error& error) {
-  return fail(stop.stop_requested() ? MOON_ERROR_STOPPED : MOON_ERROR_OUT_OF_MEMORY,
+// (a table or threads the system will not give, a proof longer than the threads' stacks), even
+// if a stop was requested meanwhile.
+moon_status solve_failed(const char* function, const Error& error) {
+  return fail(error.stopped ? MOON_ERROR_STOPPED : MOON_ERROR_OUT_OF_MEMORY,
               std::string(function) + ": " + error.message);
 }
 
@@ -265,7 +266,7 @@ moon_status run_solver(const char* function, moon_engine& engine, moon_solve_cal
   if (!engine.solver) {
     // A stop while the table is made (seconds a GiB) ends the making: MOON_ERROR_STOPPED.
     auto made = Solver::create(options, false, run.stop_token());
-    if (!made) return solve_failed(function, run.stop_token(), made.error());
+    if (!made) return solve_failed(function, made.error());
     engine.solver = std::move(made).value();
   } else if (const auto ok = engine.solver->set_options(options); !ok) {  // same size: the callback changes
     return fail(MOON_ERROR_INTERNAL, std::string(function) + ": " + ok.error().message);
@@ -281,7 +282,7 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
     if (!out) return null_argument(function, "out");
     return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
       const auto result = solver.solve(position->value, stop);
-      if (!result) return solve_failed(function, stop, result.error());
+      if (!result) return solve_failed(function, result.error());
       moon_solve_result r{};
       r.outcome = to_outcome(result->outcome);
       r.plies = result->plies;
@@ -510,7 +511,7 @@ moon_status count_leaves(const char* name, const moon_position* position, int de
     if (on_move && as_done) options.root_move_done = call;
     const auto result = perft(position->value, depth, options);
     if (!result)
-      return fail(stop && stop->source.stop_requested() ? MOON_ERROR_STOPPED : MOON_ERROR_INVALID_ARGUMENT,
+      return fail(result.error().stopped ? MOON_ERROR_STOPPED : MOON_ERROR_INVALID_ARGUMENT,
                   std::string(name) + ": " + result.error().message);
     *nodes = std::uint64_t(result->nodes);
     if (overflow) *overflow = (result->nodes >> 64) != 0;
@@ -723,7 +724,7 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
     }
     return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
       const auto result = solver.analyze(position->value, stop);
-      if (!result) return solve_failed(function, stop, result.error());
+      if (!result) return solve_failed(function, result.error());
       for (std::size_t i = 0; i < result->size(); ++i) {
         moon_move_value v{};
         set_field(v.move, to_string((*result)[i].move));

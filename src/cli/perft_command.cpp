@@ -145,7 +145,7 @@ int perft_command(Args args) {
   const auto result = perft(*pos, *depth, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress_line.clear();
-  if (!result && interrupt.interrupted()) {
+  if (!result && result.error().stopped) {
     std::cerr << "moon perft: " << result.error().message << ", in " << std::fixed << std::setprecision(3)
               << seconds << " s\n";
     return interrupted_status;

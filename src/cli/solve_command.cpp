@@ -106,7 +106,7 @@ int solve_command(Args args) {
     progress.finish();
     if (!analysis) {
       std::cerr << "moon solve: " << analysis.error().message << "\n";
-      return interrupt.interrupted() ? interrupted_status : 1;
+      return analysis.error().stopped ? interrupted_status : 1;
     }
     move_values = std::move(analysis).value();
   }
@@ -115,7 +115,7 @@ int solve_command(Args args) {
   progress.finish();
   if (!result) {
     std::cerr << "moon solve: " << result.error().message << "\n";
-    return interrupt.interrupted() ? interrupted_status : 1;
+    return result.error().stopped ? interrupted_status : 1;
   }
   const auto distance = [](int plies) { return plies >= 0 ? std::to_string(plies) : std::string("unknown"); };
   std::cout << "value " << to_string(result->outcome) << "\n"

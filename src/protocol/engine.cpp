@@ -347,7 +347,7 @@ void Engine::start_perft(int depth) {
       };
       const auto result = perft(pos, depth, options);
       if (!result)
-        return (token.stop_requested() ? "info string " : "info string error: perft failed: ") +
+        return (result.error().stopped ? "info string " : "info string error: perft failed: ") +
                result.error().message + "\n";
       std::string note;
       if (result->threads_not_started > 0)
@@ -376,9 +376,9 @@ void Engine::start_solve(bool every_move) {
     std::string last;
     try {
       // Stopped is what was asked for; anything else (a table, thread or stack the system would
-      // not give) is an error, and says so as every error does.
+      // not give) is an error, and says so as every error does, even when a stop came meanwhile.
       const auto failed = [&](const Error& e) {
-        return std::string(token.stop_requested() ? "info string " : "info string error: go solve: ") + e.message +
+        return std::string(e.stopped ? "info string " : "info string error: go solve: ") + e.message +
                "\nbestmove (none)\n";
       };
       // The table is made here, announced (a progress line) rather than in silence, and a `stop`
