@@ -378,6 +378,11 @@ TEST_CASE("C API: a stoppable perft gives each move's count as it completes, and
           MOON_ERROR_INVALID_ARGUMENT);
     CHECK(std::string(moon_last_error()) == "moon_perft_stoppable: depth 256 must be from 0 to 255");
     CHECK(none.moves.empty());
+    // Nothing to count, nothing a stop could cut short: answered, raised or not.
+    CHECK(moon_perft_stoppable(pos.p, 0, threads, early, &Divided::add, &none, &nodes, &overflow) == MOON_OK);
+    CHECK(nodes == 1);
+    CHECK(overflow == 0);
+    CHECK(none.moves.empty());
     moon_stop_signal_free(early);
     // Raised by the callback after the second move: those two, exact, and no third.
     moon_stop_signal* signal = nullptr;
@@ -580,6 +585,13 @@ TEST_CASE("C API: an engine's options changed in place: checked, refused while b
     note(moon_engine_clear(t->engine));
     note(moon_engine_set_options(t->engine, nullptr));
     note(moon_engine_set_stop_signal(t->engine, nullptr));
+    // Busy comes before the arguments' other errors: invalid options, a buffer too small (whose
+    // count is then not written).
+    const moon_engine_options invalid = {16, -5, 64};
+    note(moon_engine_set_options(t->engine, &invalid));
+    std::size_t count = 99;
+    note(moon_engine_solve_moves(t->engine, t->position, nullptr, nullptr, nullptr, 0, &count));
+    if (count != 99) t->answers.emplace_back(MOON_OK, "count written: " + std::to_string(count));
   };
   REQUIRE(moon_engine_clear(engine.e) == MOON_OK);  // so that the solve reports progress
   REQUIRE(moon_engine_solve_with_progress(engine.e, pos.p, try_all, &tried, &after) == MOON_OK);
@@ -590,6 +602,8 @@ TEST_CASE("C API: an engine's options changed in place: checked, refused while b
       {MOON_ERROR_BUSY, "moon_engine_clear: the engine is busy with moon_engine_solve_with_progress"},
       {MOON_ERROR_BUSY, "moon_engine_set_options: the engine is busy with moon_engine_solve_with_progress"},
       {MOON_ERROR_BUSY, "moon_engine_set_stop_signal: the engine is busy with moon_engine_solve_with_progress"},
+      {MOON_ERROR_BUSY, "moon_engine_set_options: the engine is busy with moon_engine_solve_with_progress"},
+      {MOON_ERROR_BUSY, "moon_engine_solve_moves: the engine is busy with moon_engine_solve_with_progress"},
   };
   CHECK(tried.answers == expected);
 }

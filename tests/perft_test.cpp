@@ -215,6 +215,16 @@ TEST_CASE("perft: a stop ends the count, with the root moves counted so far and 
       REQUIRE_FALSE(invalid.has_value());
       CHECK(invalid.error().message.starts_with("depth "));
       CHECK_FALSE(invalid.error().stopped);
+      // Nothing to count (depth 0; a game over, no root moves) is answered: no work to cut short.
+      const auto trivial = perft(p, 0, opts);
+      REQUIRE(trivial.has_value());
+      CHECK(trivial->nodes == 1);
+      const auto over = parse_position("xx3/5/5/5/4o x");
+      REQUIRE(over.has_value());
+      const auto none = perft(*over, 3, opts);
+      REQUIRE(none.has_value());
+      CHECK(none->nodes == 0);
+      CHECK(given.empty());
     }
     {
       // Asked once the second root move is given: those two, exact, and no third.

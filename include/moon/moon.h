@@ -11,8 +11,10 @@
  *   MOON_ERROR_BUFFER_TOO_SMALL, see below) and moon_last_error() returns a message that
  *   says what is wrong. It starts with the function's name ("moon_position_play: move is
  *   NULL"), except for text refused as a position or a move (MOON_ERROR_PARSE,
- *   MOON_ERROR_ILLEGAL_MOVE), whose message quotes the text and is meant to be shown as it is
- *   to whoever typed it ("'c3' is illegal: no counter may be placed on c3").
+ *   MOON_ERROR_ILLEGAL_MOVE), whose message says what is wrong with the text, quoting the part
+ *   at fault where one part is, and is meant to be shown as it is to whoever typed it
+ *   ("'c3' is illegal: no counter may be placed on c3"; "x would own 15 counters (board and
+ *   hand); at most 12").
  *   The only functions without a status are those that cannot fail: the *_free functions,
  *   moon_last_error(), moon_status_name() and moon_version().
  * - Errors are per thread: moon_last_error() describes the last failed call made on the
@@ -33,7 +35,9 @@
  * moon_engine_solve_with_progress(), moon_engine_solve_moves()), moon_engine_stop() may be called
  * from any thread (or from the call's own callback), and those calls, moon_engine_clear(),
  * moon_engine_set_options() and moon_engine_set_stop_signal() from another thread or from the
- * callback return MOON_ERROR_BUSY; moon_engine_free() must wait until the call has returned.
+ * callback return MOON_ERROR_BUSY (before any other error but a NULL argument: a call refused
+ * as busy would not have been checked further); moon_engine_free() must wait until the call has
+ * returned.
  * The same holds while moon_engine_clear(), moon_engine_set_options() (seconds for a large
  * table, which moon_engine_stop() does not shorten) or moon_engine_set_stop_signal() runs on
  * another thread: each of these calls then returns MOON_ERROR_BUSY. Its message names the call
@@ -337,7 +341,8 @@ MOON_API moon_status moon_engine_search_until_stopped(moon_engine* engine, const
  * says which). Deep positions (the start, for instance) can take very long. */
 MOON_API moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out);
 
-/* Called at the start of a solve and then about once a second with a line of progress for people
+/* Called at the start of a solve (none for a position whose game is over: nothing to prove) and
+ * then about once a second with a line of progress for people
  * (what is being proven, nodes, speed, table fill), on one of the solver's own threads, not the
  * thread that called moon_engine_solve_with_progress() (it waits meanwhile); the callback has
  * 8 MiB of stack to use. The text is valid during the call only. It may call moon_engine_stop(). */
@@ -421,8 +426,9 @@ MOON_API moon_status moon_engine_set_stop_signal(moon_engine* engine, moon_stop_
  * while the count goes on: a long count shows its progress. The signal raised before or during the
  * count ends it within moments (subtrees of more than 4 plies look at it): MOON_ERROR_STOPPED,
  * "moon_perft_stoppable: perft stopped after I of N root moves", on_move having been called for
- * those I moves only (their counts exact) and *nodes and *overflow unchanged. The same errors as
- * moon_perft_divide() otherwise, the signal raised or not (an invalid depth is
+ * those I moves only (their counts exact) and *nodes and *overflow unchanged; a count with
+ * nothing to do (depth 0: 1; a position without moves: 0) is answered, raised or not. The same
+ * errors as moon_perft_divide() otherwise, the signal raised or not (an invalid depth is
  * MOON_ERROR_INVALID_ARGUMENT). The signal stays raised: a new one for the next count. */
 MOON_API moon_status moon_perft_stoppable(const moon_position* position, int depth, int threads,
                                           moon_stop_signal* stop, moon_divide_callback on_move, void* user_data,

@@ -171,7 +171,9 @@ struct PerftOptions {
   std::function<void(const DivideEntry&)> root_move_done{};
   // A stop requested on it (from any thread, before or during the count) ends the count within
   // a fraction of a millisecond a thread, with the error "perft stopped after I of N root
-  // moves": root_move_done has been given those I, whose counts are exact, and no other.
+  // moves" (Error::stopped): root_move_done has been given those I, whose counts are exact, and
+  // no other. A count with nothing to do (depth 0: 1; a root without moves: 0) is answered
+  // whatever the stop, as it needs no work that a stop could cut short.
   std::stop_token stop{};
   // An exception from progress or root_move_done ends the count as a stop does (the threads
   // are stopped and joined) and is rethrown to the caller of perft().

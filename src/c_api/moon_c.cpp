@@ -255,12 +255,15 @@ moon_status solve_failed(const char* function, const Error& error) {
 
 // Runs body(solver, stop) with the engine busy (stop: the call's token, see Run), its solver
 // ready (made by the first solve: its table is large) and the callback set for this call only
-// (none: no reports), so that none outlives its call.
-template <class Body>
+// (none: no reports), so that none outlives its call. check() comes first, once the engine is
+// known not to be busy (MOON_ERROR_BUSY before any other error but a NULL argument, as moon.h
+// says) and before the solver's table is made: a status other than MOON_OK ends the call.
+template <class Check, class Body>
 moon_status run_solver(const char* function, moon_engine& engine, moon_solve_callback callback, void* user_data,
-                       Body body) {
+                       Check check, Body body) {
   Run run(engine, function);
   if (!run.acquired()) return busy(function, run);
+  if (const moon_status s = check(); s != MOON_OK) return s;
   SolveOptions options = engine.solve_options;
   if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
   if (!engine.solver) {
@@ -280,7 +283,8 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
     if (!engine) return null_argument(function, "engine");
     if (!position) return null_argument(function, "position");
     if (!out) return null_argument(function, "out");
-    return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
+    const auto nothing_to_check = [] { return MOON_OK; };
+    return run_solver(function, *engine, callback, user_data, nothing_to_check, [&](Solver& solver, std::stop_token stop) {
       const auto result = solver.solve(position->value, stop);
       if (!result) return solve_failed(function, result.error());
       moon_solve_result r{};
@@ -605,11 +609,11 @@ moon_status moon_engine_set_options(moon_engine* engine, const moon_engine_optio
   constexpr const char* function = "moon_engine_set_options";
   return guarded(function, [&] {
     if (!engine) return null_argument(function, "engine");
+    Run run(*engine, function);
+    if (!run.acquired()) return busy(function, run);
     SearchOptions search;
     SolveOptions solve;
     if (const moon_status s = engine_options(function, options, search, solve); s != MOON_OK) return s;
-    Run run(*engine, function);
-    if (!run.acquired()) return busy(function, run);
     // A solver table still to be made must fit beside the search's table as it will be (one of a
     // new size is made before it, and the old one let go): checked when its size changes, or when
     // the search's table grows while it is not made yet; a change that takes no more memory (the
@@ -715,14 +719,16 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
     if (!position) return null_argument(function, "position");
     if (!count) return null_argument(function, "count");
     if (!values && capacity > 0) return null_argument(function, "values");
-    // Checked before any proof: a buffer too small is known from the moves alone.
-    const std::size_t needed = position->value.is_over() ? 0 : legal_moves(position->value).size();
-    if (needed > capacity) {
+    // Checked before any proof (and before the table is made): a buffer too small is known from
+    // the moves alone.
+    const auto buffer_fits = [&] {
+      const std::size_t needed = position->value.is_over() ? 0 : legal_moves(position->value).size();
+      if (needed <= capacity) return MOON_OK;
       *count = needed;
       return fail(MOON_ERROR_BUFFER_TOO_SMALL, std::string(function) + ": " + std::to_string(needed) +
                                                    " moves do not fit a capacity of " + std::to_string(capacity));
-    }
-    return run_solver(function, *engine, callback, user_data, [&](Solver& solver, std::stop_token stop) {
+    };
+    return run_solver(function, *engine, callback, user_data, buffer_fits, [&](Solver& solver, std::stop_token stop) {
       const auto result = solver.analyze(position->value, stop);
       if (!result) return solve_failed(function, result.error());
       for (std::size_t i = 0; i < result->size(); ++i) {
