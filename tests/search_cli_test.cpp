@@ -595,8 +595,14 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
   // None left: the repeats are announced.
   const Run repeated = run_moon("match --games 6 --depth 1 --opening-plies 0 --quiet");
   CHECK(repeated.status == 0);
-  CHECK(contains(repeated.err, "moon match: note: only 1 of the 3 pairs of games have an opening of their own "
+  CHECK(contains(repeated.err, "moon match: note: only 1 different opening for the 3 pairs of games "
                                "(--opening-plies 0 from this position)"));
+  // Some left: the count is of different openings (the 24 first moves), not of pairs that have
+  // one of their own (18 here: the other 12 share 6).
+  const Run some_repeated = run_moon("match --games 60 --depth 1 --opening-plies 1 --quiet");
+  CHECK(some_repeated.status == 0);
+  CHECK(contains(some_repeated.err, "moon match: note: only 24 different openings for the 30 pairs of games "
+                                    "(--opening-plies 1 from this position)"));
   // An opening cut short (every move would end the game, a clock move from its limit) is noted.
   const Run shortened = run_moon("match --fen 'x3o/5/5/5/x3o x 0 0 19 1' --opening-plies 1 --games 2 --depth 1");
   CHECK(shortened.status == 0);
@@ -933,8 +939,10 @@ TEST_CASE("Ctrl-C while match starts engines in other programs: stopped, with no
   test::ChildProcess program({MOON_PROGRAM, "match", "--games", "4", "--depth", "1", "--opening-plies", "0",
                               "--concurrency", "2", "--b-engine", "sleep 100"},
                              true);
-  const auto note = program.read_until_prefix("moon match: note: only 1 of the 2 pairs", std::chrono::seconds(60));
+  const std::string note_start = "moon match: note: only 1 different opening for the 2 pairs";
+  const auto note = program.read_until_prefix(note_start, std::chrono::seconds(60));
   REQUIRE(!note.empty());
+  REQUIRE(note.back().starts_with(note_start));  // not the output's end or the timeout
   // Most likely while the engines start (the outcome is the same if it comes before).
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   program.interrupt();
@@ -977,7 +985,9 @@ TEST_CASE("Ctrl-C is left ignored when the program starts with it ignored") {
   test::ChildProcess program({MOON_PROGRAM, "analyze", "--depth", "100"}, true,
                              test::ChildProcess::Interrupts::ignored);
   using std::chrono::milliseconds;
-  REQUIRE(!program.read_until_prefix("depth ", std::chrono::seconds(60)).empty());
+  const auto first = program.read_until_prefix("depth ", std::chrono::seconds(60));
+  REQUIRE(!first.empty());
+  REQUIRE(first.back().starts_with("depth "));
   program.interrupt();
   // A stopped search would print its bestmove and end well within this time.
   const auto after = program.read_until_prefix("bestmove ", milliseconds(1000));

@@ -147,7 +147,7 @@ constexpr int max_opening_draws = 64;
 // the openings are taken to be used up and later pairs draw once (else a million games from a
 // few openings would spend a minute here).
 struct OpeningCounts {
-  std::size_t distinct = 0;   // openings no other pair plays
+  std::size_t distinct = 0;   // different openings (positions) among the pairs' openings
   std::size_t shortened = 0;  // pairs whose opening stops short of the plies asked for
 };
 OpeningCounts choose_openings(MatchSetup& s, std::int64_t pairs) {
@@ -410,8 +410,9 @@ int match_command(Args args) {
   const std::int64_t pairs = games / 2;
   const OpeningCounts openings = choose_openings(setup, pairs);
   if (std::int64_t(openings.distinct) < pairs)
-    std::cerr << "moon match: note: only " << openings.distinct << " of the " << pairs
-              << " pairs of games have an opening of their own (--opening-plies " << setup.opening_plies
+    std::cerr << "moon match: note: only " << openings.distinct << " different opening"
+              << (openings.distinct == 1 ? "" : "s") << " for the " << pairs
+              << " pairs of games (--opening-plies " << setup.opening_plies
               << " from this position): under --depth or --nodes a repeated opening repeats its games, which "
                  "narrows the error margin without adding information\n";
   if (openings.shortened)
