@@ -531,6 +531,19 @@ TEST_CASE("protocol: a change of rule clears the tables and history at once: the
   };
   CHECK(nodes_of(after_change[after_change.size() - 2]) == nodes_of(from_fresh[from_fresh.size() - 2]));
   CHECK(after_change.back() == from_fresh.back());
+  // Changed while a search runs, the next search forgets both itself (it once cleared only the
+  // table, and searched on with the old rules' history).
+  Session busy;
+  busy.send(movement_search);
+  REQUIRE(busy.handle("go infinite"));
+  REQUIRE(busy.handle("setoption name Movement value slide"));
+  const auto stopped = busy.send("stop");
+  REQUIRE_FALSE(stopped.empty());
+  CHECK(stopped.back().starts_with("bestmove "));
+  const auto after_busy_change = busy.send(movement_search);
+  REQUIRE(after_busy_change.size() >= 2);
+  CHECK(nodes_of(after_busy_change[after_busy_change.size() - 2]) == nodes_of(from_fresh[from_fresh.size() - 2]));
+  CHECK(after_busy_change.back() == from_fresh.back());
 }
 
 TEST_CASE("protocol: go depth reports each iteration, then a legal best move") {
@@ -621,6 +634,9 @@ TEST_CASE("protocol: a game that is over, and a forced move under time control")
   REQUIRE(out.size() >= 2);
   CHECK(out.front().rfind("info depth 1 ", 0) == 0);
   CHECK(out.back() == "bestmove 0000");
+  // A time with the depth: a move to play, at once.
+  out = s.send("go depth 3 movetime 500");
+  CHECK(out == std::vector<std::string>{"info string the only legal move", "bestmove 0000"});
 }
 
 TEST_CASE("protocol: go infinite runs until stop; isready, d and position are answered meanwhile") {

@@ -146,7 +146,9 @@ class Searcher {
   // even that can).
   Expected<bool> set_options(SearchOptions options);
   const SearchOptions& options() const;
-  bool clear();  // forget the table and history (new game); false, and nothing done, while searching
+  // Forgets the table and history (new game); false, and nothing done, while searching. A search
+  // under other rules than the last does it itself (what they hold was learnt under those).
+  bool clear();
   // Returns an error for invalid limits or rules out of range (check_rules()), while another
   // search runs on this Searcher, or if the system will not make the helper threads (made as
   // the search begins, unless limits.depth is 1: nothing is then searched or reported); a

@@ -195,10 +195,11 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   }
 
   if (im.table_rules && *im.table_rules != pos.rules()) {
-    // Keys do not include the rules: entries of other rules must go. (A table just made or
-    // cleared is empty: clearing it again here would cost this search's clock the time of
-    // writing every entry, as it did on every first search.)
-    shared.table.clear();
+    // Keys do not include the rules: entries of other rules must go, and the history and killers
+    // learnt under them too (a search under new rules is a fresh engine's, however the rules
+    // changed). (A table just made or cleared is empty: clearing it again here would cost this
+    // search's clock the time of writing every entry, as it did on every first search.)
+    im.clear();
   }
   im.table_rules = pos.rules();
   shared.table.new_search();
