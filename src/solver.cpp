@@ -45,6 +45,17 @@ Error analysis_stopped() {
   return Error{.message = "the analysis was stopped before every move was proven", .stopped = true};
 }
 
+// The options' ranges (hash 0..max_solve_hash_mb, threads 1..max_solve_threads).
+Expected<bool> check_ranges(const SolveOptions& options) {
+  if (options.hash_mb > max_solve_hash_mb)
+    return Error{"hash size " + std::to_string(options.hash_mb) + " MiB is out of range (0-" +
+                 std::to_string(max_solve_hash_mb) + ")"};
+  if (options.threads < 1 || options.threads > max_solve_threads)
+    return Error{"thread count " + std::to_string(options.threads) + " is out of range (1-" +
+                 std::to_string(max_solve_threads) + ")"};
+  return true;
+}
+
 SolveOptions clamped(SolveOptions options) {
   options.hash_mb = std::min(options.hash_mb, max_solve_hash_mb);
   options.threads = std::clamp(options.threads, 1, max_solve_threads);
@@ -96,6 +107,8 @@ Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool anno
   const auto say = options.progress;
   const bool announced = announce_table && say && options.hash_mb >= announced_solve_table_mb;
   if (announced) {
+    // What is refused without making anything is refused before the announcement.
+    if (const auto ok = check_ranges(options); !ok) return ok.error();
     if (const auto fits = check_table_size(options.hash_mb); !fits) return fits.error();
     say(making_table_text(options.hash_mb));
   }
@@ -109,12 +122,7 @@ Expected<std::unique_ptr<Solver>> Solver::create(SolveOptions options, bool anno
 Solver::~Solver() = default;
 
 Expected<bool> Solver::set_options(SolveOptions options, const std::stop_token& stop) {
-  if (options.hash_mb > max_solve_hash_mb)
-    return Error{"hash size " + std::to_string(options.hash_mb) + " MiB is out of range (0-" +
-                 std::to_string(max_solve_hash_mb) + ")"};
-  if (options.threads < 1 || options.threads > max_solve_threads)
-    return Error{"thread count " + std::to_string(options.threads) + " is out of range (1-" +
-                 std::to_string(max_solve_threads) + ")"};
+  if (const auto ok = check_ranges(options); !ok) return ok;
   std::lock_guard lock(impl_->mutex);
   if (impl_->solving) return Error{"cannot change the options while solving"};
   // The table first: the threads' stacks then take what address space is left, halved to fit,

@@ -1249,6 +1249,18 @@ TEST_CASE("Solver: options are validated" * doctest::test_suite("threads")) {
   // create() validates the same way, and makes the solver with exactly the options given.
   CHECK_FALSE(Solver::create(SolveOptions{1, 0, true, {}}).has_value());
   CHECK_FALSE(Solver::create(SolveOptions{max_solve_hash_mb + 1, 1, true, {}}).has_value());
+  // Announced (a large table), options out of range are refused before "making the N MiB table"
+  // is said: nothing is made.
+  std::vector<std::string> said;
+  const auto say = [&said](const std::string& line) { said.push_back(line); };
+  const auto out_of_range = Solver::create(SolveOptions{max_solve_hash_mb + 1, 1, true, say}, true);
+  REQUIRE_FALSE(out_of_range.has_value());
+  CHECK(out_of_range.error().message == "hash size " + std::to_string(max_solve_hash_mb + 1) +
+                                            " MiB is out of range (0-" + std::to_string(max_solve_hash_mb) + ")");
+  const auto no_threads = Solver::create(SolveOptions{announced_solve_table_mb, 0, true, say}, true);
+  REQUIRE_FALSE(no_threads.has_value());
+  CHECK(no_threads.error().message == "thread count 0 is out of range (1-" + std::to_string(max_solve_threads) + ")");
+  CHECK(said.empty());
   const auto made = Solver::create(SolveOptions{1, 2, true, {}});
   REQUIRE(made.has_value());
   const auto solved = made.value()->solve(*parse_position("xx3/5/5/5/4o o"));

@@ -110,9 +110,9 @@ class Solver {
   // above the machine's memory, or one that cannot be had, included), where the constructor
   // would clamp them and go without the table. With `announce_table`, a table of
   // announced_solve_table_mb or more gets two progress lines, "making the N MiB table" before
-  // and "table made in S s" after (a size above the machine's memory is refused before either;
-  // one the allocation refuses, threads the system will not make, or options out of range, after
-  // the first). A stop requested on `stop` while the table is made ends it with an error, as
+  // and "table made in S s" after (options out of range and a size above the machine's memory
+  // are refused before either; a size the allocation refuses, or threads the system will not
+  // make, after the first). A stop requested on `stop` while the table is made ends it with an error, as
   // set_options() says.
   static Expected<std::unique_ptr<Solver>> create(SolveOptions options, bool announce_table = false,
                                                   const std::stop_token& stop = {});
