@@ -1008,8 +1008,8 @@ TEST_CASE("after a change of rules or clear(), no entry of before is used: searc
   // Keys do not include the rules, so a Searcher forgets its table and history when they
   // change; and an empty table (just made or cleared) is not written over again. Searching the
   // same board under other rules must give what a fresh Searcher gives, node for node (with the
-  // history kept, as it once was, 16 of the 21 compared here differed).
-  const SearchOptions defaults;
+  // history kept, as it once was, 16 of the 21 compared here differed). Default options: the
+  // history is on.
   std::mt19937 rng(2026'12'02);
   for (int i = 0; i < 24 / scale; ++i) {
     const Rules& from = all_variants[std::size_t(i) % 4];
@@ -1018,13 +1018,13 @@ TEST_CASE("after a change of rules or clear(), no entry of before is used: searc
     const auto second = parse_position(to_string(first), to);
     if (!second || second->is_over()) continue;
     INFO(to_string(first));
-    Searcher one_table(defaults);
+    Searcher one_table;
     SearchLimits limits;
     limits.depth = 7;
     REQUIRE(one_table.search(first, limits).has_value());
     const auto again = one_table.search(*second, limits);
     REQUIRE(again.has_value());
-    const SearchResult fresh = search(*second, 7, defaults);
+    const SearchResult fresh = search(*second, 7);
     CHECK(again->nodes == fresh.nodes);
     CHECK(again->score == fresh.score);
   }
