@@ -376,7 +376,7 @@ TEST_CASE("invalid perft options are refused with a message") {
       {3, options(0), "threads"},
       {3, options(-2), "threads"},
       {3, options(max_perft_threads + 1), "threads"},
-      {3, options(1, max_perft_hash_mb + 1), "hash"},
+      {3, options(1, max_perft_hash_mb + 1), " MiB must be at most "},  // the range, not the machine's memory
   };
   for (const Case& c : cases) {
     INFO("depth ", c.depth, " threads ", c.settings.threads, " hash ", c.settings.hash_mb);

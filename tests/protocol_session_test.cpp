@@ -111,7 +111,8 @@ TEST_CASE("session: go infinite answers isready at once and ends with stop") {
 TEST_CASE("session: a game on the clock, 2 s each: every move comes, legal; each is timed" *
           doctest::test_suite("timing")) {
   // The first 30 plies (placement and the start of the movement phase). The engine plans a small
-  // share of its clock per move: no move should take half of it, nor either clock run out.
+  // share of its clock per move, so a move that took half of the clock, or all of it, is
+  // reported (WARN, above): checked, every move's coming and legality.
   Protocol p;
   std::int64_t clock[2] = {2000, 2000};
   std::vector<std::string> moves;

@@ -1150,14 +1150,29 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
     CHECK(legal_moves(pos).contains(rn->best));
   }
 
+  // Each refusal says which limit is wrong (the C API and the protocol check theirs first, so
+  // this is where a C++ frontend learns it).
+  const auto refusal = [&](const SearchLimits& refused_limits) {
+    const auto answer = s.search(pos, refused_limits);
+    REQUIRE_FALSE(answer.has_value());
+    return answer.error().message;
+  };
+  const std::string depth_range = "depth must be from 1 to " + std::to_string(max_search_depth) + " (0: no limit), not ";
   SearchLimits bad;
   bad.depth = -1;
-  CHECK_FALSE(s.search(pos, bad).has_value());
+  CHECK(refusal(bad) == depth_range + "-1");
   bad.depth = max_search_depth + 1;
-  CHECK_FALSE(s.search(pos, bad).has_value());
+  CHECK(refusal(bad) == depth_range + std::to_string(max_search_depth + 1));
   SearchLimits negative_time;
   negative_time.movetime_ms = -5;
-  CHECK_FALSE(s.search(pos, negative_time).has_value());
+  CHECK(refusal(negative_time) == "move time must not be negative");
+  SearchLimits negative_clock;
+  negative_clock.time_left_ms = -5;
+  CHECK(refusal(negative_clock) == "time left must not be negative");
+  SearchLimits negative_increment;
+  negative_increment.time_left_ms = 1000;
+  negative_increment.increment_ms = -5;
+  CHECK(refusal(negative_increment) == "increment must not be negative");
   SearchLimits increment_alone;  // no clock to add it to: the search would have no limit
   increment_alone.increment_ms = 10;
   const auto refused = s.search(pos, increment_alone);
@@ -1174,7 +1189,11 @@ TEST_CASE("limits: depth and nodes are honoured, invalid limits and options are 
   SearchLimits infinite_and_deep;
   infinite_and_deep.infinite = true;
   infinite_and_deep.depth = 3;
-  CHECK_FALSE(s.search(pos, infinite_and_deep).has_value());
+  CHECK(refusal(infinite_and_deep) == "an infinite search takes no other limit (it searches until stop())");
+  SearchLimits infinite_and_counted;
+  infinite_and_counted.infinite = true;
+  infinite_and_counted.nodes = 1000;
+  CHECK(refusal(infinite_and_counted) == "an infinite search takes no other limit (it searches until stop())");
   CHECK_FALSE(s.set_options(SearchOptions{0, 1, {}}).has_value());
   CHECK_FALSE(s.set_options(SearchOptions{16, 0, {}}).has_value());
   // Evaluation weights out of range (whose products would overflow an int) are refused, by
@@ -1215,6 +1234,12 @@ TEST_CASE("stop() from another thread ends an infinite search, which keeps a leg
     const auto changed = s.set_options(SearchOptions{32, threads, {}});
     REQUIRE_FALSE(changed.has_value());
     CHECK(changed.error().message == "cannot change options while searching");
+    SearchLimits shallow;
+    shallow.depth = 1;
+    const auto second = s.search(pos, shallow);  // one search at a time on a searcher
+    REQUIRE_FALSE(second.has_value());
+    CHECK(second.error().message == "a search is already running");
+    CHECK(s.is_searching());
     s.stop();
     // Generous: a hung search fails here instead of hanging the suite.
     REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
@@ -1341,11 +1366,18 @@ TEST_CASE("movetime and clock limits end the search with a legal move" * doctest
   Searcher s;
   const Position pos = Position::start();
   SearchLimits movetime;
-  movetime.movetime_ms = 30;
+  movetime.movetime_ms = 100;
+  const auto start = std::chrono::steady_clock::now();
   const auto r = s.search(pos, movetime);
+  const auto took = std::chrono::steady_clock::now() - start;
   REQUIRE(r.has_value());
   CHECK(legal_moves(pos).contains(r->best));
   CHECK(r->depth >= 1);
+  // A move time alone is spent whole (the start is far from solved in 100 ms), and the search
+  // then stops: the bound is thirty times the move time, a stop that was never heeded rather
+  // than a speed (a search that ignored the move time runs on for minutes from here).
+  CHECK(took >= std::chrono::milliseconds(100));
+  CHECK(took < std::chrono::seconds(3));
   SearchLimits clock;
   clock.time_left_ms = 200;
   clock.increment_ms = 10;

@@ -1437,6 +1437,21 @@ int rank_of(Outcome outcome, int plies) {
   return outcome == Outcome::win ? plies : outcome == Outcome::draw ? 100000 + plies : 300000 - plies;
 }
 
+TEST_CASE("result_of(): the first value's outcome, distance and move; every proof's nodes and time") {
+  // Values as analyze() orders them, with times a fast proof seldom reaches (the analyses below
+  // mostly take 0 ms a move).
+  const std::vector<MoveValue> values = {{Move::placement(7), Outcome::win, 5, 1200, 40},
+                                         {Move::placement(3), Outcome::draw, 20, 300, 7},
+                                         {Move::placement(12), Outcome::loss, 4, 45, 1}};
+  const auto whole = result_of(values);
+  REQUIRE(whole.has_value());
+  CHECK(whole->outcome == Outcome::win);
+  CHECK(whole->plies == 5);
+  CHECK(whole->best == Move::placement(7));
+  CHECK(whole->nodes == 1545);
+  CHECK(whole->time_ms == 48);
+}
+
 TEST_CASE("Solver::analyze proves every move, best first, and the first is the position's value") {
   const auto cases = samples(29, 80 / scale, 100000 / scale);
   Solver solver(SolveOptions{8, 1, true, {}});
@@ -1472,15 +1487,20 @@ TEST_CASE("Solver::analyze proves every move, best first, and the first is the p
     }
     CHECK(values->front().outcome == s.truth.outcome);
     CHECK(values->front().plies == s.truth.plies);
-    // result_of(): the best move's value, and the proofs' nodes summed.
+    // result_of(): the best move's value, and the proofs' nodes and times summed.
     const auto whole = result_of(*values);
     REQUIRE(whole.has_value());
     CHECK(whole->outcome == s.truth.outcome);
     CHECK(whole->plies == s.truth.plies);
     CHECK(whole->best == values->front().move);
     std::uint64_t nodes = 0;
-    for (const MoveValue& v : *values) nodes += v.nodes;
+    std::int64_t time_ms = 0;
+    for (const MoveValue& v : *values) {
+      nodes += v.nodes;
+      time_ms += v.time_ms;
+    }
     CHECK(whole->nodes == nodes);
+    CHECK(whole->time_ms == time_ms);
     mixed += values->front().outcome != values->back().outcome;
     // Without distances: the same outcomes, no plies.
     const auto outcomes = outcome_only.analyze(s.pos);
@@ -1516,6 +1536,9 @@ TEST_CASE("Solver::analyze: stop() ends it promptly; a solve running refuses it"
     REQUIRE_FALSE(second_solve.has_value());
     CHECK_FALSE(second_solve.error().stopped);
     CHECK_FALSE(solver.clear());  // nor is the table cleared under it
+    const auto resized = solver.set_options(SolveOptions{32, 1, true, {}});  // nor resized
+    REQUIRE_FALSE(resized.has_value());
+    CHECK(resized.error().message == "cannot change the options while solving");
   });
   REQUIRE_FALSE(result.has_value());
   CHECK(result.error().message == "the analysis was stopped before every move was proven");

@@ -24,6 +24,13 @@ TEST_CASE("time planning: a share of the clock, and no overflow whatever the tim
   budget = search::plan_time(clock);
   CHECK(budget.soft_ms == 38);  // (1000 - 50) / 25
   CHECK(budget.hard_ms == 152);
+  // A large increment: the share is capped at a third of what is left (950 / 3, not
+  // 38 + 950 * 3 / 4), and the stop then at half of it (475, not four times the share).
+  clock.time_left_ms = 1000;
+  clock.increment_ms = 1000;
+  budget = search::plan_time(clock);
+  CHECK(budget.soft_ms == 316);
+  CHECK(budget.hard_ms == 475);
   // Times a frontend may pass through the C API: the budget stays within the time left (under
   // UndefinedBehaviorSanitizer in CI, an overflowing product would fail this case).
   constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
