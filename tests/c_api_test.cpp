@@ -527,6 +527,13 @@ TEST_CASE("C API: an engine's options changed in place: checked, refused while b
   CHECK(moon_engine_set_options(engine.e, &bad) == MOON_ERROR_INVALID_ARGUMENT);
   CHECK(std::string(moon_last_error()) ==
         "moon_engine_set_options: solver_hash_mb must be from 1 to 65536 MiB (0: the default), not 65537");
+  // Nothing changed: the solver's table was neither made again nor cleared, and still holds the
+  // proof, which a second solve reads in a sliver of the first one's nodes.
+  moon_solve_result kept;
+  REQUIRE(moon_engine_solve(engine.e, pos.p, &kept) == MOON_OK);
+  CHECK(kept.plies == before.plies);
+  CHECK(kept.nodes * 10 < before.nodes);
+  MESSAGE("first solve ", before.nodes, " nodes, after the refused changes ", kept.nodes);
 
   // Two threads and other tables: the search and the solve give the same answers.
   moon_engine_options changed = {2, 2, 3};
