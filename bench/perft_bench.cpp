@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "bench_positions.hpp"
 #include "moon/perft.hpp"
@@ -25,7 +26,15 @@ void BM_PerftMovement(benchmark::State& state) {
   const int depth = variant_depth<V>(p);
   state.SetLabel(std::string(p.name) + " depth " + std::to_string(depth));
   Count nodes = 0;
-  for (auto _ : state) nodes += perft_count<V>(pos, depth);
+  for (auto _ : state) {
+    const Count count = perft_count<V>(pos, depth);
+    if (std::is_same_v<V, Default> && count != p.leaves) {  // the leaves are known for the default rules
+      const std::string wrong = "counted " + std::to_string(std::uint64_t(count)) + " leaves, not " + std::to_string(p.leaves);
+      state.SkipWithError(wrong.c_str());
+      return;
+    }
+    nodes += count;
+  }
   report_nodes(state, nodes);
 }
 BENCHMARK_TEMPLATE(BM_PerftMovement, Default)->DenseRange(0, std::size(movement_positions) - 1);
@@ -38,7 +47,15 @@ void BM_PerftPlacement(benchmark::State& state) {
   const Position pos = load(p);
   state.SetLabel(std::string(p.name) + " depth " + std::to_string(p.depth));
   Count nodes = 0;
-  for (auto _ : state) nodes += perft_count<Default>(pos, p.depth);
+  for (auto _ : state) {
+    const Count count = perft_count<Default>(pos, p.depth);
+    if (count != p.leaves) {
+      const std::string wrong = "counted " + std::to_string(std::uint64_t(count)) + " leaves, not " + std::to_string(p.leaves);
+      state.SkipWithError(wrong.c_str());
+      return;
+    }
+    nodes += count;
+  }
   report_nodes(state, nodes);
 }
 BENCHMARK(BM_PerftPlacement)->DenseRange(0, std::size(placement_positions) - 1);
@@ -58,11 +75,19 @@ void BM_PerftEntry(benchmark::State& state) {
   options.hash_mb = std::size_t(state.range(2));
   const int depth = p.depth + 1;
   state.SetLabel(std::string(p.name) + " depth " + std::to_string(depth));
+  // The count with the table and threads must be the plain one-thread count (counted here, untimed).
+  const Count expected = perft_count<Default>(pos, depth);
   Count nodes = 0;
   for (auto _ : state) {
     const auto result = perft(pos, depth, options);
     if (!result) {
       state.SkipWithError(result.error().message.c_str());
+      return;
+    }
+    if (result->nodes != expected) {
+      const std::string wrong =
+          "counted " + std::to_string(std::uint64_t(result->nodes)) + ", not " + std::to_string(std::uint64_t(expected));
+      state.SkipWithError(wrong.c_str());
       return;
     }
     nodes += result->nodes;
