@@ -8,6 +8,8 @@
 #            `${MOON} show` to check that every move was legal and the final position and
 #            result are the ones printed
 #   SAME_AS  optional: another example (arguments separated by '|') that must play the same game
+#   STATUS   optional: the exit status it must end with (else 0); EXPECT then matches its
+#            standard output and error together
 function(run_example command_text output_var)
   string(REPLACE "|" ";" command "${command_text}")
   set(input_option)
@@ -20,8 +22,13 @@ function(run_example command_text output_var)
   endif()
   execute_process(${delay} COMMAND ${command} ${input_option} RESULT_VARIABLE status OUTPUT_VARIABLE output
                   ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "${command_text} exited with ${status}\n${output}\n${errors}")
+  set(expected_status 0)
+  if(DEFINED STATUS)
+    set(expected_status ${STATUS})
+    string(APPEND output "${errors}")
+  endif()
+  if(NOT status EQUAL expected_status)
+    message(FATAL_ERROR "${command_text} exited with ${status}, not ${expected_status}\n${output}\n${errors}")
   endif()
   set(${output_var} "${output}" PARENT_SCOPE)
 endfunction()

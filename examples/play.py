@@ -8,6 +8,8 @@
 
 Moves are read from standard input one per line (or several per line, separated by spaces),
 so a game can be scripted: printf 'b4\\nc2\\n' | play.py. The end of input ends the program.
+Output is written line by line even into a pipe, so that a program driving the game can wait
+for the 'your move:' prompt before it answers.
 The library is found with --library PATH, else $MOON_C_LIBRARY, else the system's search.
 """
 
@@ -370,12 +372,22 @@ def human_game(library, human_side, depth):
 def main():
     parser = argparse.ArgumentParser(description="Play The Man in the Moon against the moon engine.")
     parser.add_argument("--library", help="path of libmoon_c (default: $MOON_C_LIBRARY or the system's search)")
-    parser.add_argument("--auto", action="store_true", help="the engine plays both sides")
-    parser.add_argument("--side", choices=["x", "o"], default="x", help="your side (default x, who starts)")
-    parser.add_argument("--depth", type=int, default=4, help="the engine's search depth (default 4)")
+    parser.add_argument("--auto", action="store_true",
+                        help="the engine plays both sides, x at depth 6 and o at depth 3 (the game of "
+                             "examples/play_game.c); takes no --side or --depth")
+    parser.add_argument("--side", choices=["x", "o"], help="your side (default x, who starts)")
+    parser.add_argument("--depth", type=int, help="the engine's search depth (default 4)")
     args = parser.parse_args()
-    if not 1 <= args.depth <= 100:
+    if args.auto and (args.side is not None or args.depth is not None):
+        # Said rather than ignored: the auto game is the fixed one the C and C++ examples play.
+        parser.error("--auto plays x at depth 6 against o at depth 3: --side and --depth are for a game against you")
+    side = args.side or "x"
+    depth = 4 if args.depth is None else args.depth
+    if not 1 <= depth <= 100:
         parser.error("--depth must be from 1 to 100")
+    # Line by line into a pipe too (Python buffers a pipe's output in blocks otherwise, and a
+    # program that waits for the prompt before it answers would wait for ever).
+    sys.stdout.reconfigure(line_buffering=True)
     path = find_library(args.library)
     try:
         library = Library(path)
@@ -385,7 +397,7 @@ def main():
         if args.auto:
             auto_game(library)
         else:
-            human_game(library, args.side, args.depth)
+            human_game(library, side, depth)
     except MoonError as error:
         sys.exit("play.py: " + str(error))
 
