@@ -698,6 +698,22 @@ TEST_CASE("moon match against an engine in another program, through the protocol
   check_fails("match --games 2 --depth 1 --b-engine " + no_move, "it answered 'bestmove (none)' in the position");
   check_fails("match --games 2 --depth 1 --slide --b-engine " + illegal,
               "it does not offer the option 'Movement' (needed for Movement slide)");
+  // An engine offering no option at all plays with its own table, unless --hash asks for a size.
+  const auto no_options = std::filesystem::temp_directory_path() /
+                          ("moon_test_engine_" + std::to_string(getpid()) + "_no_options.sh");
+  std::ofstream(no_options) << "#!/bin/sh\n"
+                               "while read line; do case \"$line\" in\n"
+                               "umi) echo umiok;;\n"
+                               "isready) echo readyok;;\n"
+                               "quit) exit 0;;\n"
+                               "go*) echo 'bestmove (none)';;\n"
+                               "esac; done\n";
+  std::filesystem::permissions(no_options, std::filesystem::perms::owner_all);
+  check_fails("match --games 2 --depth 1 --b-engine " + no_options.string(),
+              "it answered 'bestmove (none)' in the position");  // started, and asked for a move
+  check_fails("match --games 2 --depth 1 --hash 8 --b-engine " + no_options.string(),
+              "it does not offer the option 'Hash' (needed for Hash 8)");
+  std::filesystem::remove(no_options);
   const std::string refuses = script_engine("refuses", "setoption*) echo 'info string error: not today';;");
   check_fails("match --games 2 --depth 1 --b-engine " + refuses, "it refused its options: not today");
   const std::string rejects = script_engine("rejects", "go*) echo 'info string error: go what?';;");

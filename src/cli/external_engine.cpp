@@ -80,7 +80,7 @@ std::string ExternalEngine::failure(Wait wait, std::chrono::milliseconds waited)
 }
 
 Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const Rules& rules, std::size_t hash_mb,
-                                               std::stop_token stop) {
+                                               bool hash_required, std::stop_token stop) {
   auto process = EngineProcess::start(command);
   if (!process) return process.error();
   ExternalEngine engine(std::move(*process));
@@ -99,15 +99,18 @@ Expected<ExternalEngine> ExternalEngine::start(const std::string& command, const
   if (waited == Wait::stopped) return Error{"stopped while it started"};
   if (waited != Wait::found) return Error{"it did not answer 'umi' with 'umiok': " + engine.failure(waited, handshake_timeout)};
 
-  std::vector<std::pair<std::string, std::string>> settings{{"Hash", std::to_string(hash_mb)}};
+  const auto offers = [&](const std::string& name) {
+    return std::find(engine.options_.begin(), engine.options_.end(), name) != engine.options_.end();
+  };
+  // The settings the engine must take: those of the rules, and a table size asked for. Any
+  // other engine plays with a table of the match's size if it has the option, its own if not.
+  std::vector<std::pair<std::string, std::string>> settings;
+  if (hash_required || offers("Hash")) settings.emplace_back("Hash", std::to_string(hash_mb));
   if (rules.slide()) settings.emplace_back("Movement", "slide");
   if (rules.diagonal()) settings.emplace_back("Diagonal Captures", "true");
   if (rules.clock_limit != Rules::default_clock_limit)
     settings.emplace_back("Clock Limit", std::to_string(rules.clock_limit));
   // The same time as an engine in this process: an allowance for pipes is move_grace's job.
-  const auto offers = [&](const std::string& name) {
-    return std::find(engine.options_.begin(), engine.options_.end(), name) != engine.options_.end();
-  };
   if (offers("Move Overhead")) settings.emplace_back("Move Overhead", "0");
   for (const auto& [name, value] : settings) {
     if (!offers(name))

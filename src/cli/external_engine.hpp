@@ -58,12 +58,13 @@ class ExternalEngine {
   static constexpr std::chrono::seconds move_grace{5};
 
   // Starts `command` (EngineProcess), checks that it answers `umi` with `umiok`, and sets its
-  // Hash option, its Move Overhead to 0 if it has one (it gets the time an engine in this process
-  // gets) and, where they are not the defaults, the rule options (an engine that does not offer
-  // an option the rules need is refused), then waits for `readyok`. Errors say what the
-  // engine did instead (or that `stop` was requested meanwhile).
+  // Hash option to hash_mb if it has one (an engine without one is refused only where
+  // `hash_required`: the size was asked for), its Move Overhead to 0 if it has one (it gets the
+  // time an engine in this process gets) and, where they are not the defaults, the rule options
+  // (an engine that does not offer an option the rules need is refused), then waits for
+  // `readyok`. Errors say what the engine did instead (or that `stop` was requested meanwhile).
   static Expected<ExternalEngine> start(const std::string& command, const Rules& rules, std::size_t hash_mb,
-                                        std::stop_token stop = {});
+                                        bool hash_required, std::stop_token stop = {});
 
   ExternalEngine(ExternalEngine&&) noexcept = default;
   ExternalEngine& operator=(ExternalEngine&&) = delete;

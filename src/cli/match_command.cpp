@@ -60,7 +60,9 @@ constexpr std::string_view help =
     "                     mobility=0,corner=10)\n"
     "  --b-eval WEIGHTS   the same for engine B\n"
     "  --a-engine CMD     engine A is the program CMD runs (a shell command line), played\n"
-    "                     through the protocol with the match's rules, limit and --hash\n"
+    "                     through the protocol with the match's rules and limit; its option\n"
+    "                     Hash set to --hash (required if --hash is given; without it, an\n"
+    "                     engine with no Hash option keeps its own size)\n"
     "  --b-engine CMD     the same for engine B\n"
     "  --games N          games to play, rounded up to even (1-1000000; default 100)\n"
     "  --opening-plies P  random plies before the engines take over (0-24; default 4)\n"
@@ -107,6 +109,7 @@ struct MatchSetup {
   SearchLimits limits;
   std::optional<TimeControl> time_control;
   SearchOptions options;
+  bool hash_given = false;  // --hash: an engine in another program must take that size
   int opening_plies = 4;
   std::uint64_t seed = 1;
   std::vector<std::uint8_t> opening_draw;  // per pair: which draw of make_opening() it plays
@@ -357,6 +360,7 @@ int match_command(Args args) {
       number = int_value(reader, "--hash", std::int64_t(TranspositionTable::min_mb),
                          std::int64_t(TranspositionTable::max_mb));
       if (number) setup.options.hash_mb = std::size_t(*number);
+      setup.hash_given = true;
     } else {
       return usage_error(name, reader.unknown());
     }
@@ -476,7 +480,8 @@ int match_command(Args args) {
                                                    std::tuple{&engine_b, &setup.b, &ob, "B"}}) {
       if (engine->command) {
         auto started =
-            ExternalEngine::start(*engine->command, setup.start.rules(), setup.options.hash_mb, stop.get_token());
+            ExternalEngine::start(*engine->command, setup.start.rules(), setup.options.hash_mb, setup.hash_given,
+                                  stop.get_token());
         if (stop.stop_requested()) return;
         if (!started) return fail(engine_label(letter, *engine) + ": " + started.error().message);
         player->external.emplace(std::move(*started));
