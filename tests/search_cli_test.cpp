@@ -201,8 +201,10 @@ TEST_CASE("moon play: scripted input, illegal input explained, undo, the result 
   CHECK(contains(placing.out, "> 'pas' is not a move"));
   const Run blocked = run_moon("play --depth 1 --side x --fen '5/5/5/o3o/xo1ox x 0 0 0 5'", "pas\nquit\n");
   CHECK(contains(blocked.out, "> 'pas' is neither a move nor a command; did you mean 'pass'?\n"));
-  CHECK(contains(r.out, "> 'zz' is not a move: 'zz' is not a square (a1 to e5); 'moves' lists the legal ones\n"));
-  CHECK(contains(r.out, "> 'c3' is illegal: no counter may be placed on c3; 'moves' lists the legal ones\n"));
+  CHECK(contains(r.out, "> 'zz' is not a move: 'zz' is not a square (a1 to e5); 'moves' lists the legal ones, "
+                        "'help' the commands\n"));
+  CHECK(contains(r.out, "> 'c3' is illegal: no counter may be placed on c3; 'moves' lists the legal ones, "
+                        "'help' the commands\n"));
   CHECK(contains(r.out, "you play b4"));
   CHECK(contains(r.out, "moon plays "));
   CHECK(contains(r.out, "move taken back"));

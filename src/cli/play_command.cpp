@@ -48,7 +48,8 @@ constexpr std::string_view help =
     "Options:\n"
     "  --side x|o         the side you play (default x; the side to move starts)\n";
 
-constexpr std::string_view commands_text = "commands: a move (b4, b3c3, 0000), moves, hint, undo, quit (or exit), help";
+constexpr std::string_view commands_text =
+    "commands: a move (b4, b3c3; 0000 or pass when blocked), moves, hint, undo, quit (or exit), help";
 // What is left to do once the game is over (at a terminal, with a move of yours to take back).
 constexpr std::string_view over_text = "the game is over: 'undo' takes back your last move, 'quit' ends";
 // The longest input line read: a move or a command is a few characters; a longer line (a paste
@@ -354,7 +355,7 @@ int play_command(Args args) {
       // in lower case as it was read, but 'pass' rather than the '0000' it was read as.
       std::string message = move.error().message;
       if (pass_word && message.rfind("'0000'", 0) == 0) message.replace(0, 6, "'pass'");
-      std::cout << message << "; 'moves' lists the legal ones\n";
+      std::cout << message << "; 'moves' lists the legal ones, 'help' the commands\n";
       continue;
     }
     g.history.push_back(g.pos);
