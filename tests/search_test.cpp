@@ -1374,10 +1374,11 @@ TEST_CASE("movetime and clock limits end the search with a legal move" * doctest
   CHECK(legal_moves(pos).contains(r->best));
   CHECK(r->depth >= 1);
   // A move time alone is spent whole (the start is far from solved in 100 ms), and the search
-  // then stops: the bound is thirty times the move time, a stop that was never heeded rather
-  // than a speed (a search that ignored the move time runs on for minutes from here).
+  // then stops: the bound is fifty times the move time (sanitizers, a loaded machine), to catch
+  // a stop that was never heeded rather than to measure a speed (a search that ignored the move
+  // time runs on for minutes from here).
   CHECK(took >= std::chrono::milliseconds(100));
-  CHECK(took < std::chrono::seconds(3));
+  CHECK(took < std::chrono::seconds(5));
   SearchLimits clock;
   clock.time_left_ms = 200;
   clock.increment_ms = 10;
