@@ -77,8 +77,8 @@ struct Key {
 // The keys the table benchmarks use, by `range(0)`: 4096 keys of real positions (hashed as the
 // search does), whose buckets (256 KiB) stay in the core's own caches, or 2^20 random keys, whose
 // buckets are spread over the whole 16 MiB table: past the L2 (0.5-2 MiB a core on the machines
-// of docs/), though not always past the L3, which some machines have larger than the table (the
-// shared cores of docs/ report 480-508 MiB of it): probes of a larger table cost more there.
+// of docs/), though not always past the L3, which some machines report larger than the table
+// (docs/SEARCH.md: probes of a larger table cost more).
 constexpr std::int64_t hot_keys = 4096, cold_keys = std::int64_t{1} << 20;
 std::vector<Key> benchmark_keys(std::int64_t count) {
   std::vector<Key> keys;
@@ -91,8 +91,8 @@ std::vector<Key> benchmark_keys(std::int64_t count) {
   return keys;
 }
 
-// A 16 MiB table holding every key of `range(0)`, as a search's table is full once it has run a
-// while; the keys still there afterwards, a power of two of them: 2^20 random keys overflow some
+// A 16 MiB table holding every key of `range(0)` (2^20 random keys fill it, as a search's table
+// is full once it has run a while; the 4096 keys fill few buckets); the keys still there afterwards, a power of two of them: 2^20 random keys overflow some
 // of the table's 4-entry buckets (about a fifth are replaced). The benchmarks below all use these
 // kept keys, so that they touch the same buckets in the same order and differ only in what they do
 // there. (Until 2026-12-07 the stores filled the table as they went, taking the path of a new key
@@ -132,7 +132,7 @@ void BM_TableStore(benchmark::State& state) {
 BENCHMARK(BM_TableStore)->Arg(hot_keys)->Arg(cold_keys);
 
 // Probes that hit (range(1) 1), or miss (0): a key that differs in its lowest bit from one kept,
-// with the same hash, so the same full bucket is read and all four of its entries compared.
+// with the same hash, so the same bucket is read and all four of its entries compared.
 void BM_TableProbe(benchmark::State& state) {
   moon::TranspositionTable table;
   const std::vector<Key> keys = fill_table(state, table);

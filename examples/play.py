@@ -9,7 +9,8 @@
 Moves are read from standard input one per line (or several per line, separated by spaces),
 so a game can be scripted: printf 'b4\\nc2\\n' | play.py. The end of input ends the program.
 Output is written line by line even into a pipe, so that a program driving the game can wait
-for the 'your move:' prompt before it answers.
+for a line (the 'legal:' list, the engine's move) before it answers. (The 'your move:' prompt is
+written only when standard input is a terminal.)
 The library is found with --library PATH, else $MOON_C_LIBRARY, else the system's search.
 """
 
@@ -386,7 +387,7 @@ def main():
     if not 1 <= depth <= 100:
         parser.error("--depth must be from 1 to 100")
     # Line by line into a pipe too (Python buffers a pipe's output in blocks otherwise, and a
-    # program that waits for the prompt before it answers would wait for ever).
+    # program that waits for a line, such as 'legal:', before it answers would wait for ever).
     sys.stdout.reconfigure(line_buffering=True)
     path = find_library(args.library)
     try:
