@@ -18,6 +18,15 @@ void report_nodes(benchmark::State& state, Count nodes) {
   state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
 }
 
+// Whether a timed count is the expected one; if not, the benchmark is skipped with an error.
+bool counted_right(benchmark::State& state, Count counted, Count expected) {
+  if (counted == expected) return true;
+  const std::string wrong =
+      "counted " + std::to_string(std::uint64_t(counted)) + " leaves, not " + std::to_string(std::uint64_t(expected));
+  state.SkipWithError(wrong.c_str());
+  return false;
+}
+
 // perft_count<V> on one of the movement positions (argument: its index) under variant V.
 template <class V>
 void BM_PerftMovement(benchmark::State& state) {
@@ -28,11 +37,8 @@ void BM_PerftMovement(benchmark::State& state) {
   Count nodes = 0;
   for (auto _ : state) {
     const Count count = perft_count<V>(pos, depth);
-    if (std::is_same_v<V, Default> && count != p.leaves) {  // the leaves are known for the default rules
-      const std::string wrong = "counted " + std::to_string(std::uint64_t(count)) + " leaves, not " + std::to_string(p.leaves);
-      state.SkipWithError(wrong.c_str());
-      return;
-    }
+    // The leaves are known for the default rules.
+    if (std::is_same_v<V, Default> && !counted_right(state, count, p.leaves)) return;
     nodes += count;
   }
   report_nodes(state, nodes);
@@ -49,11 +55,7 @@ void BM_PerftPlacement(benchmark::State& state) {
   Count nodes = 0;
   for (auto _ : state) {
     const Count count = perft_count<Default>(pos, p.depth);
-    if (count != p.leaves) {
-      const std::string wrong = "counted " + std::to_string(std::uint64_t(count)) + " leaves, not " + std::to_string(p.leaves);
-      state.SkipWithError(wrong.c_str());
-      return;
-    }
+    if (!counted_right(state, count, p.leaves)) return;
     nodes += count;
   }
   report_nodes(state, nodes);
@@ -84,12 +86,7 @@ void BM_PerftEntry(benchmark::State& state) {
       state.SkipWithError(result.error().message.c_str());
       return;
     }
-    if (result->nodes != expected) {
-      const std::string wrong =
-          "counted " + std::to_string(std::uint64_t(result->nodes)) + ", not " + std::to_string(std::uint64_t(expected));
-      state.SkipWithError(wrong.c_str());
-      return;
-    }
+    if (!counted_right(state, result->nodes, expected)) return;
     nodes += result->nodes;
   }
   report_nodes(state, nodes);

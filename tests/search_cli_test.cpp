@@ -620,13 +620,16 @@ TEST_CASE("moon match: W/D/L with an Elo estimate") {
 }
 
 // A stand-in engine for the match's errors: a shell script that answers `umi` (offering only
-// Hash) and `isready`, and answers other commands as `reply` says (shell `case` branches).
-std::string script_engine(const std::string& name, const std::string& reply) {
+// Hash, or what the shell commands `offered` echo) and `isready`, and answers other commands as
+// `reply` says (shell `case` branches).
+std::string script_engine(const std::string& name, const std::string& reply,
+                          const std::string& offered = "echo 'option name Hash type spin default 16 min 1 max 64'; ") {
   const auto path = std::filesystem::temp_directory_path() /
                     ("moon_test_engine_" + std::to_string(getpid()) + "_" + name + ".sh");
   std::ofstream(path) << "#!/bin/sh\n"
                          "while read line; do case \"$line\" in\n"
-                         "umi) echo 'option name Hash type spin default 16 min 1 max 64'; echo umiok;;\n"
+                         "umi) "
+                      << offered << "echo umiok;;\n"
                          "isready) echo readyok;;\n"
                          "quit) exit 0;;\n"
                       << reply << "\nesac; done\n";
@@ -701,21 +704,11 @@ TEST_CASE("moon match against an engine in another program, through the protocol
   check_fails("match --games 2 --depth 1 --slide --b-engine " + illegal,
               "it does not offer the option 'Movement' (needed for Movement slide)");
   // An engine offering no option at all plays with its own table, unless --hash asks for a size.
-  const auto no_options = std::filesystem::temp_directory_path() /
-                          ("moon_test_engine_" + std::to_string(getpid()) + "_no_options.sh");
-  std::ofstream(no_options) << "#!/bin/sh\n"
-                               "while read line; do case \"$line\" in\n"
-                               "umi) echo umiok;;\n"
-                               "isready) echo readyok;;\n"
-                               "quit) exit 0;;\n"
-                               "go*) echo 'bestmove (none)';;\n"
-                               "esac; done\n";
-  std::filesystem::permissions(no_options, std::filesystem::perms::owner_all);
-  check_fails("match --games 2 --depth 1 --b-engine " + no_options.string(),
+  const std::string no_options = script_engine("no_options", "go*) echo 'bestmove (none)';;", "");
+  check_fails("match --games 2 --depth 1 --b-engine " + no_options,
               "it answered 'bestmove (none)' in the position");  // started, and asked for a move
-  check_fails("match --games 2 --depth 1 --hash 8 --b-engine " + no_options.string(),
+  check_fails("match --games 2 --depth 1 --hash 8 --b-engine " + no_options,
               "it does not offer the option 'Hash' (needed for Hash 8)");
-  std::filesystem::remove(no_options);
   const std::string refuses = script_engine("refuses", "setoption*) echo 'info string error: not today';;");
   check_fails("match --games 2 --depth 1 --b-engine " + refuses, "it refused its options: not today");
   const std::string rejects = script_engine("rejects", "go*) echo 'info string error: go what?';;");
@@ -782,7 +775,8 @@ TEST_CASE("moon match against an engine in another program, through the protocol
   CHECK(contains(timed.out, "Games: 2  A wins 2, draws 0, A losses 0"));
   CHECK(contains(timed.out, "Games lost on time: A 0, B 2"));
   CHECK(contains(timed.err, "go xtime 500 otime 500 xinc 100 oinc 100\n"));  // game 2, B's first move
-  for (const std::string& path : {illegal, no_move, refuses, rejects, exits, silent, long_error, bare_error, slow})
+  for (const std::string& path :
+       {illegal, no_move, no_options, refuses, rejects, exits, silent, long_error, bare_error, slow})
     std::filesystem::remove(path);
 
   check_refused("match --b-engine " + moon_protocol + " --b full",
