@@ -29,14 +29,17 @@ struct BenchPosition {
   // the benchmarks that time the engine's count check it, so that a wrong count cannot pass
   // as a faster one.
   std::uint64_t leaves;
+  // The same under the other variants, at variant_depth() below (movement positions only;
+  // counted by the reference too): slide, diagonal, slide and diagonal.
+  std::uint64_t variant_leaves[3] = {};
 };
 
 // Movement phase, default rules (middle game, sparse ending, dense, clock near the limit).
 inline constexpr BenchPosition movement_positions[] = {
-    {"middle", "1x1oo/xxoo1/o1ooo/o2xx/1x1xo x 0 0 1 23", 7, 6724298},
-    {"sparse", "oo3/o4/x1x2/1xx2/xo2x x 0 0 6 44", 7, 3188544},
-    {"dense", "xxxxo/x3x/o1o1o/ox1xx/ooo1x x 0 0 1 16", 7, 7241752},
-    {"clock", "1xo1o/o3x/1x3/o2o1/ooo1o x 0 0 15 39", 7, 1750051},
+    {"middle", "1x1oo/xxoo1/o1ooo/o2xx/1x1xo x 0 0 1 23", 7, 6724298, {2791676, 7224029, 3521265}},
+    {"sparse", "oo3/o4/x1x2/1xx2/xo2x x 0 0 6 44", 7, 3188544, {15110265, 3152495, 14941179}},
+    {"dense", "xxxxo/x3x/o1o1o/ox1xx/ooo1x x 0 0 1 16", 7, 7241752, {4313530, 4953328, 6275184}},
+    {"clock", "1xo1o/o3x/1x3/o2o1/ooo1o x 0 0 15 39", 7, 1750051, {5638405, 2278767, 8715736}},
 };
 
 // Placement phase: pure placement trees, and one that enters the movement phase at ply 5.
@@ -59,6 +62,13 @@ constexpr Rules rules_of() {
 template <class V>
 constexpr int variant_depth(const BenchPosition& p) {
   return V::slide ? p.depth - 1 : p.depth;
+}
+
+// The leaves of a movement position at variant_depth<V>() under variant V.
+template <class V>
+constexpr std::uint64_t variant_leaves(const BenchPosition& p) {
+  if constexpr (!V::slide && !V::diagonal) return p.leaves;
+  else return p.variant_leaves[(V::slide ? 1 : 0) + (V::diagonal ? 2 : 0) - 1];
 }
 
 // The positions are constants of this file: failing to read one is a bug here, not input.

@@ -3,7 +3,9 @@
 // against counting the legal moves of the same positions.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -53,6 +55,10 @@ void BM_Search(benchmark::State& state) {
   moon::SearchLimits limits;
   limits.nodes = 300000;
   state.SetLabel(std::string(moon::search_bench_positions()[i].fen));
+  // What is timed is checked: a legal best move, and the same search every time (one thread,
+  // a cleared table: the search is deterministic, as `moon bench` relies on).
+  const moon::MoveList legal = moon::legal_moves(pos);
+  std::optional<moon::SearchResult> first;
   std::uint64_t nodes = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -60,10 +66,23 @@ void BM_Search(benchmark::State& state) {
     state.ResumeTiming();
     const auto r = searcher.search(pos, limits);
     if (!r) {
-      state.SkipWithError(("search failed: " + r.error().message).c_str());
+      const std::string failed = "search failed: " + r.error().message;
+      state.SkipWithError(failed.c_str());
       return;
     }
     nodes += r->nodes;
+    if (!first) {
+      first = *r;
+      if (std::find(legal.begin(), legal.end(), r->best) == legal.end()) {
+        const std::string illegal = "the best move " + moon::to_string(r->best) + " is not legal";
+        state.SkipWithError(illegal.c_str());
+        return;
+      }
+    } else if (r->nodes != first->nodes || r->best != first->best || r->score != first->score || r->depth != first->depth ||
+               r->pv != first->pv) {
+      state.SkipWithError("the same search, repeated, gave another result");
+      return;
+    }
   }
   state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);
 }
@@ -127,6 +146,13 @@ void BM_TableStore(benchmark::State& state) {
     const Key& k = keys[i++ & mask];
     table.store(k.key, k.hash, moon::Move::placement(3), 17, 6, moon::Bound::lower, false);
   }
+  // Stores of keys already there replace nothing else: every key is still found.
+  moon::TableEntry e;
+  for (const Key& k : keys)
+    if (!table.probe(k.key, k.hash, e)) {
+      state.SkipWithError("a stored key was lost");
+      return;
+    }
   state.counters["stores/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_TableStore)->Arg(hot_keys)->Arg(cold_keys);
@@ -165,6 +191,12 @@ BENCHMARK(BM_Evaluate);
 
 void BM_CountMovesBaseline(benchmark::State& state) {
   const std::vector<moon::Position> positions = sample_positions(1024);
+  for (const moon::Position& pos : positions)
+    if (std::size_t(moon::count_moves(pos)) != moon::legal_moves(pos).size()) {
+      const std::string wrong = "count_moves() and legal_moves() differ on " + moon::to_string(pos);
+      state.SkipWithError(wrong.c_str());
+      return;
+    }
   std::size_t i = 0;
   int sum = 0;
   for (auto _ : state) sum += moon::count_moves(positions[i++ & 1023]);
