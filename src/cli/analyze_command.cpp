@@ -59,11 +59,8 @@ int analyze_command(Args args) {
       limits.multipv = int(*k);
       continue;
     }
-    Expected<bool> consumed = where.consume(reader);
-    if (consumed && !*consumed) consumed = consume_limit(reader, limits);
-    if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
-    if (!consumed) return usage_error(name, consumed.error().message);
-    if (!*consumed && !consume_move_text(reader, moves)) return usage_error(name, reader.unknown());
+    if (const auto read = consume_search_argument(reader, where, limits, options, moves); !read)
+      return usage_error(name, read.error().message);
   }
   const auto start = where.position();
   if (!start) return usage_error(name, start.error().message);

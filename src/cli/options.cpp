@@ -143,6 +143,18 @@ Expected<Position> play_move_texts(Position start, const std::vector<std::string
   return start;
 }
 
+CommonArgument read_position_or_help(ArgReader& reader, PositionOptions& where, std::string_view command,
+                                     std::string_view help) {
+  const auto consumed = where.consume(reader);
+  if (!consumed) return {true, usage_error(command, consumed.error().message)};
+  if (*consumed) return {true, std::nullopt};
+  if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
+    std::cout << help << position_options_help;
+    return {true, 0};
+  }
+  return {};
+}
+
 int usage_error(std::string_view command, std::string_view message) {
   std::cerr << "moon " << command << ": " << message << " (see 'moon " << command << " --help')\n";
   return 2;

@@ -89,6 +89,17 @@ inline constexpr std::string_view position_options_help =
     "  --diagonal         variant: diagonal lines capture too\n"
     "  --clock-limit N    moves without a capture that end the game (1-255; default 20)\n";
 
+// What a command's loop makes of an argument that may be one every command taking a position
+// reads alike (read_position_or_help() below).
+struct CommonArgument {
+  bool read = false;             // it was one of them, and is consumed: go on to the next
+  std::optional<int> exit_code;  // the command ends now, with this status
+};
+// A position option (PositionOptions), or --help / -h, which prints `help` and then
+// position_options_help (exit status 0); a bad position option is a usage_error() (status 2).
+CommonArgument read_position_or_help(ArgReader& reader, PositionOptions& where, std::string_view command,
+                                     std::string_view help);
+
 // Prints "moon <command>: <message> (see 'moon <command> --help')" on one line of standard
 // error; returns exit status 2.
 int usage_error(std::string_view command, std::string_view message);

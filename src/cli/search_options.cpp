@@ -60,6 +60,16 @@ Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options) 
   return false;
 }
 
+Expected<bool> consume_search_argument(ArgReader& reader, PositionOptions& where, SearchLimits& limits,
+                                       SearchOptions& options, std::vector<std::string_view>& moves) {
+  Expected<bool> consumed = where.consume(reader);
+  if (consumed && !*consumed) consumed = consume_limit(reader, limits);
+  if (consumed && !*consumed) consumed = consume_engine_option(reader, options);
+  if (!consumed || *consumed) return consumed;
+  if (!consume_move_text(reader, moves)) return Error{reader.unknown()};
+  return true;
+}
+
 bool has_limit(const SearchLimits& limits) { return limits.depth || limits.movetime_ms || limits.nodes; }
 
 namespace {

@@ -26,13 +26,9 @@ int show_command(Args args) {
   PositionOptions where;
   std::vector<std::string_view> moves;
   for (ArgReader reader(args); !reader.done();) {
-    const auto consumed = where.consume(reader);
-    if (!consumed) return usage_error(name, consumed.error().message);
-    if (*consumed) continue;
-    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
-      std::cout << help << position_options_help;
-      return 0;
-    }
+    const CommonArgument common = read_position_or_help(reader, where, name, help);
+    if (common.exit_code) return *common.exit_code;
+    if (common.read) continue;
     if (!consume_move_text(reader, moves)) return usage_error(name, reader.unknown());
   }
   const auto start = where.position();

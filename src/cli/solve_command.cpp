@@ -60,13 +60,9 @@ int solve_command(Args args) {
   bool quiet = false, every_move = false;
   std::vector<std::string_view> moves;
   for (ArgReader reader(args); !reader.done();) {
-    const auto consumed = where.consume(reader);
-    if (!consumed) return usage_error(name, consumed.error().message);
-    if (*consumed) continue;
-    if (reader.bare_flag("--help") || reader.bare_flag("-h")) {
-      std::cout << help << position_options_help;
-      return 0;
-    }
+    const CommonArgument common = read_position_or_help(reader, where, name, help);
+    if (common.exit_code) return *common.exit_code;
+    if (common.read) continue;
     if (reader.flag("--hash")) {
       const auto mb = int_value(reader, "--hash", 0, std::int64_t(max_solve_hash_mb));
       if (!mb) return usage_error(name, mb.error().message);
