@@ -75,8 +75,9 @@ void BM_PerftEntry(benchmark::State& state) {
   options.hash_mb = std::size_t(state.range(2));
   const int depth = p.depth + 1;
   state.SetLabel(std::string(p.name) + " depth " + std::to_string(depth));
-  // The count with the table and threads must be the plain one-thread count (counted here, untimed).
-  const Count expected = perft_count<Default>(pos, depth);
+  // The count with the table and threads must be the reference's, or, for a position without
+  // one, the plain one-thread count (counted here, untimed).
+  const Count expected = p.leaves_one_deeper ? Count(p.leaves_one_deeper) : perft_count<Default>(pos, depth);
   Count nodes = 0;
   for (auto _ : state) {
     const auto result = perft(pos, depth, options);
