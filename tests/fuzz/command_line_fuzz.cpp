@@ -3,11 +3,12 @@
 // arguments separated by NUL bytes (up to 32), then, after an empty argument, engine settings
 // and evaluation weights as `moon match --a` and `--a-eval` read them.
 //
-// Each argument is offered to the position options, the search limits and the engine options
-// in turn, as `moon analyze` does; an error must come with a message, one that none takes is
-// named by the message the commands give for it (with the option meant, if it is a slip:
-// closest_name.hpp), and a position the options accept must print as a position string that
-// reads back to it.
+// The arguments are read as `moon analyze` and `moon play` read them (consume_search_argument():
+// the position options, the search limits, the engine options, else a MOVE), up to the first
+// error, which must come with a message; an option none takes is named by it (with the option
+// meant, if it is a slip: closest_name.hpp). A position the options accept must print as a
+// position string that reads back to it, and the MOVEs are played there as the commands play
+// them: each accepted, or an error with a message.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,30 +44,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cli::PositionOptions position;
   SearchLimits limits;
   SearchOptions options;
-  while (!reader.done()) {
-    const std::string argument(reader.current());
-    const auto as_position = position.consume(reader);
-    require_message(as_position, argument);
-    if (!as_position) break;
-    if (*as_position) continue;
-    const auto as_limit = cli::consume_limit(reader, limits);
-    require_message(as_limit, argument);
-    if (!as_limit) break;
-    if (*as_limit) continue;
-    const auto as_option = cli::consume_engine_option(reader, options);
-    require_message(as_option, argument);
-    if (!as_option) break;
-    if (!*as_option) {
-      require(reader.unknown().find(moon::quoted(argument)) != std::string::npos,
+  std::vector<std::string_view> moves;
+  bool refused = false;
+  while (!reader.done() && !refused) {
+    const std::string_view argument = reader.current();
+    const auto read = cli::consume_search_argument(reader, position, limits, options, moves);
+    require_message(read, argument);
+    refused = !read;
+    // An option the reader could not match is left where it was (one matched is consumed, even
+    // when its value is bad): the message must name it.
+    if (refused && !reader.done() && reader.current().data() == argument.data())
+      require(read.error().message.find(moon::quoted(argument)) != std::string::npos,
               "the message for an argument none takes does not name it", argument);
-      reader.skip();
-    }
   }
   const auto pos = position.position();
   require_message(pos, "the position options");
   if (pos) {
     const auto again = parse_position(to_string(*pos), pos->rules());
     require(again.has_value() && *again == *pos, "a position from the options does not read back", to_string(*pos));
+    if (!refused) require_message(cli::play_move_texts(*pos, moves), "the moves");
   }
 
   const std::string settings = input.text_until('\0');
