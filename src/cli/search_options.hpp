@@ -15,9 +15,10 @@ namespace moon::cli {
 Expected<bool> consume_limit(ArgReader& reader, SearchLimits& limits);
 // --hash MB, --threads N.
 Expected<bool> consume_engine_option(ArgReader& reader, SearchOptions& options);
-// Any argument of moon analyze and moon play but their own options and --help: a position
-// option, a limit, an engine option, else a MOVE (consume_move_text()). An error for a bad
-// option or an argument that is none of them (ArgReader::unknown()); true when it was read.
+// Reads the reader's argument, any of moon analyze and moon play but their own options and
+// --help: a position option, a limit, an engine option, else a MOVE (consume_move_text()).
+// True once read; an error for a bad option, or for an option none of them takes
+// (ArgReader::unknown(); the reader is then left on it).
 Expected<bool> consume_search_argument(ArgReader& reader, PositionOptions& where, SearchLimits& limits,
                                        SearchOptions& options, std::vector<std::string_view>& moves);
 // True if a depth, move time or node limit is set (the commands that search default to a
