@@ -125,6 +125,7 @@ class ChildProcess {
 
   // Ctrl-C: SIGINT to the program.
   void interrupt() { kill(pid_, SIGINT); }
+  pid_t pid() const { return pid_; }
 
   void close_input() {
     if (to_child_ >= 0) close(to_child_);

@@ -1,8 +1,11 @@
 // Scripted sessions against the real `moon protocol` process, through pipes.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -227,6 +230,71 @@ TEST_CASE("session: go perft prints the divide and the total") {
   CHECK(lines.back() == "Nodes searched: " + std::to_string(24 * 23 * 22 * 21));  // 24!/20! (RULES.md)
   p.quit();
 }
+
+#ifndef MOON_SANITIZE_BUILD  // the sanitizers' shadow memory leaves no address-space limit to set
+namespace {
+
+// The program's address space in bytes (VmSize), 0 if /proc does not say.
+unsigned long long address_space_bytes(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("VmSize:")) return std::stoull(line.substr(7)) * 1024;
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("session: a go whose thread the system will not start says so and still ends with its bestmove") {
+  // Tests run as root, whom a limit on processes does not hold: a limit on address space, no
+  // room for a thread's stack (megabytes), refuses the thread as well. Set on the running program
+  // (prlimit), after its start, so that its own start is not held by it; a fresh process has no
+  // stack of an ended thread to reuse.
+  Protocol p;
+  p.send("position fen 4x/5/xo2o/3x1/2x2 x");  // x to move: a win in 13 (solves_the_win_in_13)
+  p.send("isready");
+  p.until("readyok");
+  const unsigned long long used = address_space_bytes(p.pid());
+  REQUIRE(used > 0);
+  rlimit tight{};
+  REQUIRE(prlimit(p.pid(), RLIMIT_AS, nullptr, &tight) == 0);
+  const rlimit saved = tight;
+  tight.rlim_cur = rlim_t(used + (1ull << 20));  // 1 MiB to spare
+  REQUIRE(prlimit(p.pid(), RLIMIT_AS, &tight, nullptr) == 0);
+
+  const std::string refused = "the system would not start the ";
+  p.send("go depth 3");
+  auto lines = p.until("bestmove");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].starts_with("info string error: go: " + refused + "search's thread ("));
+  CHECK(lines[1] == "bestmove " + to_string(legal_moves(*parse_position("4x/5/xo2o/3x1/2x2 x"))[0]));
+  p.send("go infinite");  // answered at once: there is nothing to stop
+  lines = p.until("bestmove");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].starts_with("info string error: go: " + refused + "search's thread ("));
+  p.send("go solve");
+  lines = p.until("bestmove");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].starts_with("info string error: go solve: " + refused + "solve's thread ("));
+  CHECK(lines[1] == "bestmove (none)");
+  p.send("go perft 2");
+  p.send("isready");
+  lines = p.until("readyok");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].starts_with("info string error: go perft: " + refused + "perft's thread ("));
+
+  // Idle all along: once the system gives threads again, the engine searches and solves.
+  REQUIRE(prlimit(p.pid(), RLIMIT_AS, &saved, nullptr) == 0);
+  p.send("go depth 3");
+  lines = p.until("bestmove");
+  CHECK(lines.size() == 5);  // three iterations, the totals, bestmove
+  p.send("go solve");
+  lines = p.until("bestmove");
+  CHECK(std::any_of(lines.begin(), lines.end(),
+                    [](const std::string& line) { return line.starts_with("info solve value win distance 13 "); }));
+  CHECK(lines.back() == "bestmove c1c2");
+  p.quit();
+}
+#endif
 
 TEST_CASE("session: the end of input during a search gives bestmove and exit status 0") {
   Protocol p;

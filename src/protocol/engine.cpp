@@ -5,6 +5,8 @@
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <string_view>
+#include <system_error>
 
 #include "bounded_line.hpp"
 #include "moon/display.hpp"
@@ -108,14 +110,24 @@ std::stop_token Engine::new_job(const char* kind) {
 }
 
 template <class Task>
-void Engine::start_job(const char* kind, std::string last_resort, Task task) {
-  worker_ = std::thread([this, token = new_job(kind), last_resort = std::move(last_resort), task = std::move(task)] {
-    try {
-      finish(task(token));
-    } catch (...) {
-      finish(last_resort);
-    }
-  });
+void Engine::start_job(const char* kind, std::string closing, Task task) {
+  std::string last_resort = "info string error: " + std::string(kind) + " failed\n" + closing;
+  const std::stop_token token = new_job(kind);
+  try {
+    worker_ = std::thread([this, token, last_resort = std::move(last_resort), task = std::move(task)] {
+      try {
+        finish(task(token));
+      } catch (...) {
+        finish(last_resort);
+      }
+    });
+  } catch (const std::system_error& e) {
+    // No worker, so no job: the engine stays idle, and the `go` ends here.
+    worker_done_ = true;
+    const std::string command = std::string_view(kind) == "search" ? "go" : "go " + std::string(kind);
+    send_error(command + ": the system would not start the " + kind + "'s thread (" + e.what() + ")");
+    send(closing);
+  }
 }
 
 void Engine::wait() {
@@ -306,8 +318,7 @@ void Engine::start_search(const GoCommand& go) {
     return send("info string the only legal move\nbestmove " + to_string(legal[0]) + "\n");
 
   const Move fallback = legal[0];
-  std::string last_resort = "info string error: search failed\nbestmove " + to_string(fallback) + "\n";
-  start_job("search", std::move(last_resort), [this, pos = position_, limits, fallback](std::stop_token token) {
+  start_job("search", "bestmove " + to_string(fallback) + "\n", [this, pos = position_, limits, fallback](std::stop_token token) {
     std::string last;
     Move best = fallback;
     try {
@@ -333,11 +344,11 @@ void Engine::wait_for_stop(std::stop_token token) {
 }
 
 void Engine::start_perft(int depth) {
-  start_job("perft", "info string error: perft failed\n",
+  start_job("perft", "",
             [this, pos = position_, depth, threads = options_.threads](std::stop_token token) {
     try {
-      // Threads threads, the worker's own among them (it sends each root move's line once that
-      // move is done), and no table: Hash sizes the search's table, which a count must not
+      // Threads counting threads (with one, or none started, the worker counts itself; with more
+      // it waits for them, and sends each root move's line once that move is done), and no table: Hash sizes the search's table, which a count must not
       // double. A stop gives the error "perft stopped after I of N root moves", those I lines sent.
       PerftOptions options;
       options.threads = threads;
@@ -371,7 +382,7 @@ void Engine::start_solve(bool every_move) {
   // The solver (and its table) is made or set up on the worker, not here: making a large table
   // takes seconds (solver.hpp), during which `isready` and `stop` must still be answered. While
   // the worker runs, nothing else touches solver_ (what could is refused while busy()).
-  start_job("solve", "info string error: solve failed\nbestmove (none)\n",
+  start_job("solve", "bestmove (none)\n",
             [this, every_move, pos = position_, options = solver_options(options_)](std::stop_token token) {
     std::string last;
     try {

@@ -71,13 +71,15 @@ class Engine {
   // Before a worker starts: not done, a fresh stop source; `kind` ("search", "solve", "perft")
   // names the job in the refusals of commands that must wait for it.
   std::stop_token new_job(const char* kind);
-  // Starts a job on the worker: `task(token)` returns the job's last lines for finish(). Were it
-  // to throw anyway (its own errors it reports itself; this is building that text failing for
-  // want of memory), `last_resort`, made before the worker starts, is written instead: an
-  // exception leaving a thread would end the program, and a job that never finished would keep
-  // the engine busy for good.
+  // Starts a job on the worker: `task(token)` returns the job's last lines for finish(), which end
+  // with `closing` ("bestmove ...", or nothing for a perft). Were it to throw anyway (its own
+  // errors it reports itself; this is building that text failing for want of memory),
+  // "info string error: <kind> failed" and `closing`, made before the worker starts, are written
+  // instead: an exception leaving a thread would end the program, and a job that never finished
+  // would keep the engine busy for good. Where the system will not start the worker, the error
+  // says so and `closing` follows at once: a frontend waiting for `bestmove` gets it.
   template <class Task>
-  void start_job(const char* kind, std::string last_resort, Task task);
+  void start_job(const char* kind, std::string closing, Task task);
   void wait_for_stop(std::stop_token token);  // on a worker: until the job's stop is requested
   void start_search(const GoCommand& go);
   void start_perft(int depth);
