@@ -207,6 +207,7 @@ Expected<SolveResult> Solver::solve(const Position& pos, std::stop_token stop_to
   if (!session.started()) return Error{"a solve is already running on this solver"};
   // Runs at once if the stop was requested before this solve began, else when it is; gone
   // (waiting for a run in progress) before the session ends.
+  if (pos.is_over()) return over_game_result(pos, impl_->options.distance);  // no search: no thread needed
   const std::stop_callback stop_on_request(stop_token, [this] { stop(); });
   return prove(pos);
 }

@@ -1050,6 +1050,37 @@ TEST_CASE("C API: a raised stop signal still lets a solve return a value its tab
   CHECK(moon_engine_solve(engine.e, other.p, &again) == MOON_ERROR_STOPPED);
 }
 
+TEST_CASE("C API: a game that is over is solved by its rules at once, stop signal or not, on a fresh engine too") {
+  // Before, the first solve made the solver's table first: a raised signal stopped that making
+  // (MOON_ERROR_STOPPED), and once the table was there the same call answered MOON_OK.
+  PositionHandle over;  // o to move, down to one counter: x has won
+  REQUIRE(moon_position_from_string("xx3/5/5/5/o4 o", nullptr, &over.p) == MOON_OK);
+  SignalHandle signal;
+  REQUIRE(moon_stop_signal_new(&signal.s) == MOON_OK);
+  REQUIRE(moon_stop_signal_raise(signal.s) == MOON_OK);
+  for (const bool raised : {false, true}) {
+    CAPTURE(raised);
+    EngineHandle engine;
+    moon_engine_options options = {1, 1, 1};
+    REQUIRE(moon_engine_new(&options, &engine.e) == MOON_OK);
+    if (raised) REQUIRE(moon_engine_set_stop_signal(engine.e, signal.s) == MOON_OK);
+    moon_solve_result solved;
+    std::memset(&solved, 0x5a, sizeof solved);
+    REQUIRE(moon_engine_solve(engine.e, over.p, &solved) == MOON_OK);
+    CHECK(solved.outcome == MOON_OUTCOME_LOSS);
+    CHECK(solved.plies == 0);
+    CHECK(std::string(solved.best_move).empty());
+    CHECK(solved.nodes == 0);
+    std::size_t count = 99;
+    CHECK(moon_engine_solve_moves(engine.e, over.p, nullptr, nullptr, nullptr, 0, &count) == MOON_OK);
+    CHECK(count == 0);
+    int reports = 0;
+    const auto count_report = [](const char*, void* user) { ++*static_cast<int*>(user); };
+    CHECK(moon_engine_solve_with_progress(engine.e, over.p, count_report, &reports, &solved) == MOON_OK);
+    CHECK(reports == 0);  // nothing to prove (moon.h)
+  }
+}
+
 TEST_CASE("C API: a stop signal ends a search or a solve, even raised before the call begins") {
   EngineHandle engine;
   moon_engine_options options = {4, 1, 4};

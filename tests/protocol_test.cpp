@@ -852,16 +852,25 @@ TEST_CASE("protocol: go solve proves the value and the distance, as the Solver d
     CHECK(child->plies == expected->plies - 1);
     CHECK(child->outcome == opposite(expected->outcome));
   }
-  // A game that is over: its value, distance 0 and no move.
-  s.send("position fen 5/5/5/5/x1o2 x");
-  const auto over = s.send("go solve");
-  REQUIRE(over.size() >= 3);
-  CHECK(over[over.size() - 3] == "info string the game is over: draw");
-  const auto line = solve_line(over[over.size() - 2]);
-  REQUIRE(line.has_value());
-  CHECK(line->value == "draw");
-  CHECK(line->distance == 0);
-  CHECK(over.back() == "bestmove (none)");
+  // A game that is over: its value, distance 0 and no move, answered at once (no task runs after
+  // the line), as `go` answers it: a fresh engine makes no solver table for it.
+  Session fresh;
+  for (Session* session : {&s, &fresh}) {
+    session->send("position fen 5/5/5/5/x1o2 x");
+    for (const char* go : {"go solve", "go solve moves"}) {
+      CAPTURE(go);
+      REQUIRE(session->starts_nothing(go));
+      const auto over = session->take();
+      REQUIRE(over.size() == 3);
+      CHECK(over[0] == "info string the game is over: draw");
+      const auto line = solve_line(over[1]);
+      REQUIRE(line.has_value());
+      CHECK(line->value == "draw");
+      CHECK(line->distance == 0);
+      CHECK(over[1].ends_with(" nodes 0 time 0"));
+      CHECK(over[2] == "bestmove (none)");
+    }
+  }
 }
 
 TEST_CASE("protocol: go solve moves proves every move, best first, then the position's value") {

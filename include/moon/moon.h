@@ -338,7 +338,9 @@ MOON_API moon_status moon_engine_search_until_stopped(moon_engine* engine, const
 /* Proves the value of the position, blocking until done; MOON_ERROR_STOPPED if
  * moon_engine_stop() or a stop signal ended it first, MOON_ERROR_OUT_OF_MEMORY if the system will
  * not make the solver's threads or a proof needs longer lines than their stacks hold (the message
- * says which). Deep positions (the start, for instance) can take very long. */
+ * says which). Deep positions (the start, for instance) can take very long. A game that is over
+ * is answered at once by the rules (distance 0, best_move "", 0 nodes), stop or not, without
+ * making the solver's table. */
 MOON_API moon_status moon_engine_solve(moon_engine* engine, const moon_position* position, moon_solve_result* out);
 
 /* Called at the start of a solve (none for a position whose game is over: nothing to prove) and
@@ -364,7 +366,7 @@ typedef struct moon_move_value {
  * draws shortest first, then losses slowest first): the position after each move is solved in
  * turn, on the engine's solver table, so this takes about as long as those solves. The first
  * value is the position's own. *count receives the number of legal moves (0 when the game is
- * over); capacity MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
+ * over: answered at once, stop or not, without making the solver's table); capacity MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
  * MOON_ERROR_BUFFER_TOO_SMALL (before any proof) with *count set to the number needed (values
  * may be NULL with capacity 0, to count the moves only). callback may be NULL;
  * moon_engine_stop() or a stop signal ends it with MOON_ERROR_STOPPED. */
@@ -400,7 +402,8 @@ MOON_API moon_status moon_engine_stop(moon_engine* engine);
  * best-ordered legal move at depth 0, or the move of the deepest completed iteration if it was
  * running), and moon_engine_solve(), moon_engine_solve_with_progress() and
  * moon_engine_solve_moves() return MOON_ERROR_STOPPED (a proof that completes before it looks
- * at the signal is returned, as is a value the solver's table already holds, found at once).
+ * at the signal is returned, as is a value the solver's table already holds, found at once, and
+ * the value of a game that is over).
  * Every later call of an engine it is attached to stops so too: attach a new signal for the
  * next search. One signal may be attached to several engines. */
 typedef struct moon_stop_signal moon_stop_signal;

@@ -100,9 +100,7 @@ class SolveSearch {
     out = SolveResult{};
     set_stack_floor();
     if (pos.is_over()) {
-      const SolveValue v = terminal_value(pos);
-      out.outcome = outcome_of(v);
-      out.plies = distance ? 0 : -1;  // as for every position when the distance is not asked for
+      out = over_game_result(pos, distance);
       return true;
     }
     const auto say = [&](const std::string& text) {

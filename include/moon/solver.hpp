@@ -23,6 +23,7 @@
 #include "moon/memory.hpp"
 #include "moon/move.hpp"
 #include "moon/position.hpp"
+#include "moon/solve_bounds.hpp"
 
 namespace moon {
 
@@ -47,6 +48,13 @@ struct SolveResult {
   std::uint64_t nodes = 0;    // positions visited, all threads
   std::int64_t time_ms = 0;
 };
+
+// What a solve answers for a game that is over, from the rules alone (more counters wins):
+// distance 0 (-1 without distances), no move, no nodes. The solver answers it so without a
+// search, and its frontends without making a solver and its table for nothing.
+inline SolveResult over_game_result(const Position& pos, bool distance = true) {
+  return {outcome_of(terminal_value(pos)), distance ? 0 : -1, Move(), 0, 0};
+}
 
 // The proven value of one move: the outcome and distance for the side that plays it, from the
 // position before the move (a move into a lost position for the opponent is a win, one ply more).

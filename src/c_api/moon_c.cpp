@@ -255,15 +255,16 @@ moon_status solve_failed(const char* function, const Error& error) {
 
 // Runs body(solver, stop) with the engine busy (stop: the call's token, see Run), its solver
 // ready (made by the first solve: its table is large) and the callback set for this call only
-// (none: no reports), so that none outlives its call. check() comes first, once the engine is
-// known not to be busy (MOON_ERROR_BUSY before any other error but a NULL argument, as moon.h
-// says) and before the solver's table is made: a status other than MOON_OK ends the call.
-template <class Check, class Body>
+// (none: no reports), so that none outlives its call. answer_first() comes first, once the engine
+// is known not to be busy (MOON_ERROR_BUSY before any other error but a NULL argument, as moon.h
+// says) and before the solver's table is made: a status (an error, or MOON_OK for what needs no
+// solver: a game that is over) ends the call; std::nullopt goes on to body.
+template <class AnswerFirst, class Body>
 moon_status run_solver(const char* function, moon_engine& engine, moon_solve_callback callback, void* user_data,
-                       Check check, Body body) {
+                       AnswerFirst answer_first, Body body) {
   Run run(engine, function);
   if (!run.acquired()) return busy(function, run);
-  if (const moon_status s = check(); s != MOON_OK) return s;
+  if (const std::optional<moon_status> answered = answer_first()) return *answered;
   SolveOptions options = engine.solve_options;
   if (callback) options.progress = [callback, user_data](const std::string& text) { callback(text.c_str(), user_data); };
   if (!engine.solver) {
@@ -283,18 +284,25 @@ moon_status solve(const char* function, moon_engine* engine, const moon_position
     if (!engine) return null_argument(function, "engine");
     if (!position) return null_argument(function, "position");
     if (!out) return null_argument(function, "out");
-    const auto nothing_to_check = [] { return MOON_OK; };
-    return run_solver(function, *engine, callback, user_data, nothing_to_check, [&](Solver& solver, std::stop_token stop) {
-      const auto result = solver.solve(position->value, stop);
-      if (!result) return solve_failed(function, result.error());
+    const auto answer = [&](const SolveResult& result) {
       moon_solve_result r{};
-      r.outcome = to_outcome(result->outcome);
-      r.plies = result->plies;
-      set_field(r.best_move, result->best.is_null() ? "" : to_string(result->best));
-      r.nodes = result->nodes;
-      r.time_ms = result->time_ms;
+      r.outcome = to_outcome(result.outcome);
+      r.plies = result.plies;
+      set_field(r.best_move, result.best.is_null() ? "" : to_string(result.best));
+      r.nodes = result.nodes;
+      r.time_ms = result.time_ms;
       *out = r;
       return MOON_OK;
+    };
+    // A game that is over is answered by its rules, raised stop signal or not (as a search is).
+    const auto over_game = [&]() -> std::optional<moon_status> {
+      if (!position->value.is_over()) return std::nullopt;
+      return answer(over_game_result(position->value, engine->solve_options.distance));
+    };
+    return run_solver(function, *engine, callback, user_data, over_game, [&](Solver& solver, std::stop_token stop) {
+      const auto result = solver.solve(position->value, stop);
+      if (!result) return solve_failed(function, result.error());
+      return answer(*result);
     });
   });
 }
@@ -720,15 +728,19 @@ moon_status moon_engine_solve_moves(moon_engine* engine, const moon_position* po
     if (!count) return null_argument(function, "count");
     if (!values && capacity > 0) return null_argument(function, "values");
     // Checked before any proof (and before the table is made): a buffer too small is known from
-    // the moves alone.
-    const auto buffer_fits = [&] {
-      const std::size_t needed = position->value.is_over() ? 0 : legal_moves(position->value).size();
-      if (needed <= capacity) return MOON_OK;
+    // the moves alone, and a game that is over has none to prove.
+    const auto from_the_moves = [&]() -> std::optional<moon_status> {
+      if (position->value.is_over()) {
+        *count = 0;
+        return MOON_OK;
+      }
+      const std::size_t needed = legal_moves(position->value).size();
+      if (needed <= capacity) return std::nullopt;
       *count = needed;
       return fail(MOON_ERROR_BUFFER_TOO_SMALL, std::string(function) + ": " + std::to_string(needed) +
                                                    " moves do not fit a capacity of " + std::to_string(capacity));
     };
-    return run_solver(function, *engine, callback, user_data, buffer_fits, [&](Solver& solver, std::stop_token stop) {
+    return run_solver(function, *engine, callback, user_data, from_the_moves, [&](Solver& solver, std::stop_token stop) {
       const auto result = solver.analyze(position->value, stop);
       if (!result) return solve_failed(function, result.error());
       for (std::size_t i = 0; i < result->size(); ++i) {

@@ -379,6 +379,10 @@ SolveOptions Engine::solver_options(const EngineOptions& options) {
 }
 
 void Engine::start_solve(bool every_move) {
+  // Settled by the rules: answered at once, as `go` answers it, without making the solver's table.
+  if (position_.is_over())
+    return send("info string the game is over: " + to_string(position_.result()) + "\n" +
+                solve_line(over_game_result(position_)) + "bestmove (none)\n");
   // The solver (and its table) is made or set up on the worker, not here: making a large table
   // takes seconds (solver.hpp), during which `isready` and `stop` must still be answered. While
   // the worker runs, nothing else touches solver_ (what could is refused while busy()).
@@ -401,10 +405,8 @@ void Engine::start_solve(bool every_move) {
       } else if (const auto ok = solver_->set_options(options, token); !ok) {
         return failed(ok.error());
       }
-      // Said as `go depth` says it, before the value (distance 0) and `bestmove (none)`.
-      if (pos.is_over()) last = "info string the game is over: " + to_string(pos.result()) + "\n";
       const auto result = [&]() -> Expected<SolveResult> {
-        if (!every_move || pos.is_over()) return solver_->solve(pos, token);
+        if (!every_move) return solver_->solve(pos, token);
         // The position's value is its best move's.
         const auto values = solver_->analyze(pos, token);
         if (!values) return values.error();
