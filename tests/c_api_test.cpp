@@ -209,7 +209,12 @@ TEST_CASE("C API: buffers that are too small, NULL arguments, the board drawn") 
   char small[5] = "abcd";
   CHECK(moon_position_to_string(pos.p, small, sizeof small) == MOON_ERROR_BUFFER_TOO_SMALL);
   CHECK(small[0] == '\0');
-  CHECK(contains(moon_last_error(), "22"));  // the bytes needed
+  CHECK(std::string(moon_last_error()) ==
+        "moon_position_to_string: a buffer of 5 bytes cannot hold the 22 bytes of the text and its NUL");
+  char one[1] = {'Z'};
+  CHECK(moon_position_to_string(pos.p, one, 1) == MOON_ERROR_BUFFER_TOO_SMALL);
+  CHECK(one[0] == '\0');
+  CHECK(contains(moon_last_error(), " a buffer of 1 byte cannot hold the 22 bytes"));
   // One byte short (the text's 21 characters without room for its end): refused, and nothing
   // written past the size given; the size needed is enough.
   char exact[32];

@@ -105,8 +105,9 @@ moon_status copy_text(std::string_view text, char* buffer, std::size_t size, con
   if (!buffer) return null_argument(function, "buffer");
   if (text.size() >= size) {
     if (size > 0) buffer[0] = '\0';
-    return fail(MOON_ERROR_BUFFER_TOO_SMALL, std::string(function) + ": the buffer of " + std::to_string(size) +
-                                                 " bytes cannot hold " + std::to_string(text.size() + 1));
+    return fail(MOON_ERROR_BUFFER_TOO_SMALL, std::string(function) + ": a buffer of " + std::to_string(size) +
+                                                 (size == 1 ? " byte" : " bytes") + " cannot hold the " +
+                                                 std::to_string(text.size() + 1) + " bytes of the text and its NUL");
   }
   std::memcpy(buffer, text.data(), text.size());
   buffer[text.size()] = '\0';
