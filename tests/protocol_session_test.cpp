@@ -245,8 +245,8 @@ unsigned long long address_space_bytes(pid_t pid) {
 }  // namespace
 
 TEST_CASE("session: a go whose thread the system will not start says so and still ends with its bestmove") {
-  // Tests run as root, whom a limit on processes does not hold: a limit on address space, no
-  // room for a thread's stack (megabytes), refuses the thread as well. Set on the running program
+  // A limit on processes does not hold root, as whom the tests may run; a limit on address
+  // space, no room for a thread's stack (megabytes), refuses the thread for anyone. Set on the running program
   // (prlimit), after its start, so that its own start is not held by it; a fresh process has no
   // stack of an ended thread to reuse.
   Protocol p;

@@ -366,7 +366,8 @@ typedef struct moon_move_value {
  * draws shortest first, then losses slowest first): the position after each move is solved in
  * turn, on the engine's solver table, so this takes about as long as those solves. The first
  * value is the position's own. *count receives the number of legal moves (0 when the game is
- * over: answered at once, stop or not, without making the solver's table); capacity MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
+ * over: answered at once, stop or not, without making the solver's table); capacity
+ * MOON_MAX_MOVES always suffices, a smaller one that cannot hold them all gives
  * MOON_ERROR_BUFFER_TOO_SMALL (before any proof) with *count set to the number needed (values
  * may be NULL with capacity 0, to count the moves only). callback may be NULL;
  * moon_engine_stop() or a stop signal ends it with MOON_ERROR_STOPPED. */

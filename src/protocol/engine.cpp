@@ -348,8 +348,8 @@ void Engine::start_perft(int depth) {
             [this, pos = position_, depth, threads = options_.threads](std::stop_token token) {
     try {
       // Threads counting threads (with one, or none started, the worker counts itself; with more
-      // it waits for them, and sends each root move's line once that move is done), and no table: Hash sizes the search's table, which a count must not
-      // double. A stop gives the error "perft stopped after I of N root moves", those I lines sent.
+      // it waits for them), each root move's line sent once that move is done, and no table:
+      // Hash sizes the search's table, which a count must not double. A stop gives the error "perft stopped after I of N root moves", those I lines sent.
       PerftOptions options;
       options.threads = threads;
       options.stop = token;
