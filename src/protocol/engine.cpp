@@ -349,7 +349,8 @@ void Engine::start_perft(int depth) {
     try {
       // Threads counting threads (with one, or none started, the worker counts itself; with more
       // it waits for them), each root move's line sent once that move is done, and no table:
-      // Hash sizes the search's table, which a count must not double. A stop gives the error "perft stopped after I of N root moves", those I lines sent.
+      // Hash sizes the search's table, which a count must not double. A stop gives the error
+      // "perft stopped after I of N root moves", those I lines sent.
       PerftOptions options;
       options.threads = threads;
       options.stop = token;
