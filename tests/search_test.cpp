@@ -1546,6 +1546,13 @@ TEST_CASE("a search whose helper threads cannot be made is an error, and the Sea
     REQUIRE(shallow.has_value());
     CHECK(shallow->depth == 1);
     limits.depth = 3;
+    // Nor does one on a clock with under 50 ms left, which searches depth 1 alone (its share is
+    // 1 ms: time_budget.hpp); it once started and joined every helper, longer than the clock.
+    SearchLimits clock;
+    clock.time_left_ms = 30;
+    const auto hurried = searcher.search(Position::start(), clock);
+    REQUIRE(hurried.has_value());
+    CHECK(hurried->depth == 1);
   }
   CHECK_FALSE(searcher.is_searching());
   const auto again = searcher.search(Position::start(), limits);

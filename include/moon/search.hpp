@@ -151,8 +151,9 @@ class Searcher {
   bool clear();
   // Returns an error for invalid limits or rules out of range (check_rules()), while another
   // search runs on this Searcher, or if the system will not make the helper threads (made as
-  // the search begins, unless it is one ply deep: limits.depth 1, or a single legal move under
-  // a time limit without limits.analysis; nothing is then searched or reported); a
+  // the search begins, unless it is one ply deep: limits.depth 1, a single legal move under
+  // a time limit without limits.analysis, or a clock with under about 50 ms left, which gets
+  // the first iteration only; nothing is then searched or reported); a
   // position that is over gets best = null move (an infinite search of one, too, returns only
   // when stopped).
   // on_iteration is called after each completed iteration, once for each of its lines

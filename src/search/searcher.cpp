@@ -212,6 +212,10 @@ Expected<SearchResult> Searcher::search(const Position& pos, const SearchLimits&
   // With a time limit and a single legal move, a move to play needs no thought (an analysis,
   // which wants the position's value, does).
   if (budget.hard_ms && !limits.analysis && count_moves(pos) == 1) max_depth = 1;
+  // A clock's share of 1 ms (under about 50 ms left) allows no iteration after the first
+  // (TimeBudget): nor any helper, which costs more to start and join than the move has (a review
+  // measured 256 threads taking 18 ms on average and 35 ms at worst with 30 ms left).
+  if (!budget.starts_next_iteration(0)) max_depth = 1;
 
   // The helpers are stopped and joined however this function is left: an exception from
   // on_iteration must not destroy threads still running.
