@@ -161,8 +161,9 @@ struct PerftOptions {
   // Called from the calling thread as the root work completes: (items done, items in all),
   // the items being the subtrees one or two plies down that the threads share. With threads
   // started, the calling thread looks every 250 ms; the last call is (all, all) once the count
-  // is complete (none for a depth of 0 or a root without moves, which have no items). None once
-  // a stop is requested: the items passed over from then on would count as done.
+  // is complete (none for a count without items: a depth of 0, a root without moves, or one
+  // whose games all end before the plies the items are taken at). None once a stop is
+  // requested: the items passed over from then on would count as done.
   std::function<void(std::size_t, std::size_t)> progress{};
   // Called from the calling thread with each root move's count once it is complete, in
   // generation order, while the count goes on (the waiting thread looks every 250 ms): a long
