@@ -486,6 +486,11 @@ TEST_CASE("moon solve: value, distance, best move, nodes and time; progress on s
   CHECK(over[1] == "distance 0");
   CHECK(over[2] == "bestmove none");
   CHECK(lines(run_moon("solve --quiet --no-distance --fen '4o/5/5/2x2/x4 o'").out)[1] == "distance unknown");
+  // Answered by the rules, without making a table (it once made one, however large, for nothing).
+  const Run over_large = run_moon("solve --hash 256 --fen '4o/5/5/2x2/x4 o'");
+  CHECK(over_large.status == 0);
+  CHECK(lines(over_large.out) == over);
+  CHECK(lines(over_large.err) == std::vector<std::string>{"solve: 0 nodes in 0.000 s, 0.0 Mn/s"});
 
   // --moves: a line per legal move, best first, each one checked against a solve of the
   // position after it; the first is the position's value.

@@ -90,14 +90,31 @@ int solve_command(Args args) {
   // Made before the solver, whose threads report to it, and gone after.
   SolveProgress progress(std::cerr, "solve: ", standard_error_terminal());
   if (!quiet) options.progress = [&progress](const std::string& line) { progress.report(line); };
-  // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
   if (const auto fits = check_table_size(options.hash_mb); !fits) return usage_error(name, fits.error().message);
+  const auto print = [&](const SolveResult& result, const std::vector<MoveValue>& move_values) {
+    const auto distance = [](int plies) { return plies >= 0 ? std::to_string(plies) : std::string("unknown"); };
+    std::cout << "value " << to_string(result.outcome) << "\n"
+              << "distance " << distance(result.plies) << "\n"
+              << "bestmove " << (result.best.is_null() ? std::string("none") : to_string(result.best)) << "\n";
+    for (const MoveValue& v : move_values)
+      std::cout << "move " << to_string(v.move) << " " << to_string(v.outcome) << " " << distance(v.plies) << "\n";
+    std::cout << "nodes " << result.nodes << "\n"
+              << "time_ms " << result.time_ms << std::endl;
+    if (!quiet)
+      std::cerr << "solve: " << result.nodes << " nodes in " << std::fixed << std::setprecision(3)
+                << double(result.time_ms) / 1000.0 << " s, " << std::setprecision(1)
+                << (result.time_ms ? double(result.nodes) / double(result.time_ms) / 1000.0 : 0.0) << " Mn/s\n";
+    return 0;
+  };
+  // A game that is over is answered by its rules: no solver, and no table made for nothing.
+  if (position.is_over()) return print(over_game_result(position, options.distance), {});
+  // Making a large table takes seconds (solver.hpp), which would pass in silence unannounced.
   auto solver = Solver::create(options, true);
   if (!solver) return resource_failure(name, solver.error().message);  // threads the system will not make
   // Only now: Ctrl-C while the table is made (seconds a GiB) kills the program at once, as
   // nothing is proven yet that could be printed.
   const InterruptWatch interrupt(name, "stopping", [&progress](const std::string& notice) { progress.notice(notice); });
-  // With --moves the position's value is the best move's (none if the game is over: then solve()).
+  // With --moves the position's value is the best move's.
   std::vector<MoveValue> move_values;
   if (every_move) {
     auto analysis = (*solver)->analyze(position, interrupt.token());
@@ -115,19 +132,7 @@ int solve_command(Args args) {
     std::cerr << "moon solve: " << result.error().message << "\n";
     return result.error().stopped ? interrupted_status : 1;
   }
-  const auto distance = [](int plies) { return plies >= 0 ? std::to_string(plies) : std::string("unknown"); };
-  std::cout << "value " << to_string(result->outcome) << "\n"
-            << "distance " << distance(result->plies) << "\n"
-            << "bestmove " << (result->best.is_null() ? std::string("none") : to_string(result->best)) << "\n";
-  for (const MoveValue& v : move_values)
-    std::cout << "move " << to_string(v.move) << " " << to_string(v.outcome) << " " << distance(v.plies) << "\n";
-  std::cout << "nodes " << result->nodes << "\n"
-            << "time_ms " << result->time_ms << std::endl;
-  if (!quiet)
-    std::cerr << "solve: " << result->nodes << " nodes in " << std::fixed << std::setprecision(3)
-              << double(result->time_ms) / 1000.0 << " s, " << std::setprecision(1)
-              << (result->time_ms ? double(result->nodes) / double(result->time_ms) / 1000.0 : 0.0) << " Mn/s\n";
-  return 0;
+  return print(*result, move_values);
 }
 
 }  // namespace moon::cli
