@@ -469,21 +469,25 @@ int match_command(Args args) {
   // thread able to play, make the match fail; fewer games at once only make it slower (the first
   // thread or table refused used to end the program with an abort).
   std::atomic<std::int64_t> refused{0};  // threads whose engines the system would not give
-  const auto play_on_this_thread = [&] {
+  // A thread's two engines: true once both are ready; false if the match failed or stopped
+  // meanwhile, or the system would not give them (counted in `refused`).
+  const auto make_players = [&](Player& engine_a, Player& engine_b) -> bool {
     SearchOptions oa = setup.options, ob = setup.options;
     oa.features = setup.a.features;
     oa.evaluation = setup.a.weights;
     ob.features = setup.b.features;
     ob.evaluation = setup.b.weights;
-    Player engine_a, engine_b;
     for (auto [player, engine, options, letter] : {std::tuple{&engine_a, &setup.a, &oa, "A"},
                                                    std::tuple{&engine_b, &setup.b, &ob, "B"}}) {
       if (engine->command) {
         auto started =
             ExternalEngine::start(*engine->command, setup.start.rules(), setup.options.hash_mb, setup.hash_given,
                                   stop.get_token());
-        if (stop.stop_requested()) return;
-        if (!started) return fail(engine_label(letter, *engine) + ": " + started.error().message);
+        if (stop.stop_requested()) return false;
+        if (!started) {
+          fail(engine_label(letter, *engine) + ": " + started.error().message);
+          return false;
+        }
         player->external.emplace(std::move(*started));
         if (const std::lock_guard lock(output); !player->external->name().empty() && !engine->id_name)
           engine->id_name = player->external->name();
@@ -496,31 +500,49 @@ int match_command(Args args) {
         SearchOptions small = *options;
         small.hash_mb = 1;
         player->searcher.emplace(small);
-        if (!player->searcher->set_options(*options)) return void(++refused);
+        if (!player->searcher->set_options(*options)) {
+          ++refused;
+          return false;
+        }
       } catch (const std::bad_alloc&) {
-        return void(++refused);
+        ++refused;
+        return false;
       }
     }
-    play_games(engine_a, engine_b);
+    return true;
   };
   // Memory that cannot be had anywhere else on a thread (an engine in another program started,
   // a line of the report) ends that thread's games too, not the process.
-  const auto run = [&] {
+  const auto counting_refusal = [&](auto&& work) {
     try {
-      play_on_this_thread();
+      work();
     } catch (const std::bad_alloc&) {
       ++refused;
     }
   };
   std::vector<std::thread> threads;
-  try {
-    threads.reserve(std::size_t(concurrency));
-    for (std::int64_t i = 1; i < concurrency; ++i) threads.emplace_back(run);
-  } catch (const std::system_error&) {
-  } catch (const std::bad_alloc&) {
+  {
+    // This thread's engines are made before any other thread starts: the others' stacks and
+    // engines could otherwise take the memory first, and no game be played where one pair fits
+    // (a test under `ulimit -v` saw it now and then). Gone, as the others', once its games are.
+    Player main_a, main_b;
+    bool main_ready = false;
+    counting_refusal([&] { main_ready = make_players(main_a, main_b); });
+    try {
+      threads.reserve(std::size_t(concurrency));
+      for (std::int64_t i = 1; i < concurrency; ++i)
+        threads.emplace_back([&] {
+          counting_refusal([&] {
+            Player engine_a, engine_b;
+            if (make_players(engine_a, engine_b)) play_games(engine_a, engine_b);
+          });
+        });
+    } catch (const std::system_error&) {
+    } catch (const std::bad_alloc&) {
+    }
+    refused += concurrency - 1 - std::int64_t(threads.size());  // threads the system would not start
+    if (main_ready) counting_refusal([&] { play_games(main_a, main_b); });
   }
-  refused += concurrency - 1 - std::int64_t(threads.size());  // threads the system would not start
-  run();
   for (std::thread& t : threads) t.join();
   // Threads stopped (Ctrl-C, an engine's failure) before their engines were ready are not
   // counted: nothing was short then.
