@@ -29,6 +29,11 @@ std::string solve_line(const SolveResult& result) {
          " nodes " + std::to_string(result.nodes) + " time " + std::to_string(result.time_ms) + "\n";
 }
 
+// What `go` and `go solve` say first of a position whose game is over.
+std::string game_over_line(const Position& pos) {
+  return "info string the game is over: " + to_string(pos.result()) + "\n";
+}
+
 std::string rules_text(const Rules& rules) {
   return std::string(rules.slide() ? "slide" : "step") + " movement, " +
          (rules.diagonal() ? "orthogonal and diagonal" : "orthogonal") + " captures, clock limit " +
@@ -305,7 +310,7 @@ void Engine::start_search(const GoCommand& go) {
   SearchLimits limits = *parsed;
   limits.multipv = options_.multipv;
   if (position_.is_over()) {
-    const std::string over = "info string the game is over: " + to_string(position_.result()) + "\n";
+    const std::string over = game_over_line(position_);
     if (!limits.infinite) return send(over + "bestmove (none)\n");
     send(over);
     return start_job("search", "bestmove (none)\n", [this](std::stop_token token) {
@@ -382,8 +387,7 @@ SolveOptions Engine::solver_options(const EngineOptions& options) {
 void Engine::start_solve(bool every_move) {
   // Settled by the rules: answered at once, as `go` answers it, without making the solver's table.
   if (position_.is_over())
-    return send("info string the game is over: " + to_string(position_.result()) + "\n" +
-                solve_line(over_game_result(position_)) + "bestmove (none)\n");
+    return send(game_over_line(position_) + solve_line(over_game_result(position_)) + "bestmove (none)\n");
   // The solver (and its table) is made or set up on the worker, not here: making a large table
   // takes seconds (solver.hpp), during which `isready` and `stop` must still be answered. While
   // the worker runs, nothing else touches solver_ (what could is refused while busy()).
