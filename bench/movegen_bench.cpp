@@ -17,6 +17,7 @@
 #include "moon/position.hpp"
 #include "moon/tables.hpp"
 #include "reference.hpp"
+#include "reference_terms.hpp"
 
 namespace {
 
@@ -52,13 +53,9 @@ template <class V>
 std::string disagreement(const Position& pos) {
   const std::string text = to_string(pos);
   const auto said = [&](const std::string& what) { return "position " + text + ": " + what + " from the reference"; };
-  reference::Rules rules;
-  rules.slide = V::slide;
-  rules.diagonal = V::diagonal;
-  rules.clock_limit = pos.rules().clock_limit;
   reference::Position ref;
   std::string error;
-  if (!reference::parse(text, rules, ref, error)) return "the reference cannot read position " + text + ": " + error;
+  if (!reference::parse(text, test::to_reference(pos.rules()), ref, error)) return "the reference cannot read position " + text + ": " + error;
 
   MoveList list;
   generate_moves<V>(pos, list);

@@ -14,6 +14,7 @@
 #include "bench_positions.hpp"
 #include "moon/perft.hpp"
 #include "reference.hpp"
+#include "reference_terms.hpp"
 
 namespace {
 
@@ -48,13 +49,9 @@ const std::vector<Case>& cases() {
 }
 
 reference::Position reference_position(const Case& c) {
-  reference::Rules rules;
-  rules.slide = c.rules.slide();
-  rules.diagonal = c.rules.diagonal();
-  rules.clock_limit = c.rules.clock_limit;
   reference::Position pos;
   std::string error;
-  if (!reference::parse(c.position.text, rules, pos, error)) {
+  if (!reference::parse(c.position.text, test::to_reference(c.rules), pos, error)) {
     std::fprintf(stderr, "reference cannot read '%s': %s\n", c.position.text, error.c_str());
     std::abort();
   }
